@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { DevServer } from '../../worker/devServer.ts';
+import { parsePort } from '../parsers.ts';
+
+export function registerDevServerCommand(program: Command): void {
+  program
+    .command('dev-server')
+    .description('run the pinned Temporal dev server with its state in <dataDir>/temporal (Ctrl-C stops it)')
+    .option('--port <port>', 'gRPC port (default: a free port)', parsePort)
+    .option('--ui-port <port>', 'web UI port (default: a free port)', parsePort)
+    .action(async (opts: { port?: number; uiPort?: number }, command: Command) => {
+      const config = configFor(command);
+      const server = await new DevServer({ dataDir: join(config.dataDir, 'temporal'), port: opts.port, uiPort: opts.uiPort }).start();
+      process.stdout.write(`temporal dev server on ${server.address}, UI ${server.uiUrl}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await server.stop();
+    });
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { DevServer } from '../worker/devServer.ts';
+import { workflowsPath } from '../worker/workflowsPath.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    temporalAddress: string;
+    workflowBundlePath: string;
+  }
+}
+
+/**
+ * One real Temporal dev server (from the pinned binary) for the whole test run, and the workflow
+ * bundle built once, so each test file only starts a worker on its own task queue.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(join(tmpdir(), 'glacier-etl-test-'));
+  const server = await new DevServer({ dataDir: join(dir, 'temporal'), headless: true }).start();
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  const workflowBundlePath = join(dir, 'workflow-bundle.js');
+  writeFileSync(workflowBundlePath, code);
+  project.provide('temporalAddress', server.address);
+  project.provide('workflowBundlePath', workflowBundlePath);
+  return async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+const noop = () => undefined;
+const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop };

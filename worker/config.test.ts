@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig, validateConfig } from './config.ts';
+
+function errorOf(raw: unknown): string {
+  try {
+    validateConfig(raw, 'f.yaml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('pipeline config', () => {
+  it('fills defaults for an empty file', () => {
+    const config = validateConfig({});
+    expect(config.api.tier).toBe('free');
+    expect(config.streams.length).toBeGreaterThan(10);
+  });
+
+  it('names the field of a bad value', () => {
+    expect(errorOf({ networks: [{ network: 'mainnet', addresses: ['avax1nope'] }] })).toMatch(/^f\.yaml: networks\[0\]\.addresses\[0\]: expected a bech32 address/);
+    expect(errorOf({ networks: [{ network: 'devnet' }] })).toMatch(/networks\[0\]\.network/);
+    expect(errorOf({ evmChains: [{ chainId: '43114', contracts: ['0x12'] }] })).toMatch(/evmChains\[0\]\.contracts\[0\]/);
+    expect(errorOf({ streams: ['evm.block'] })).toMatch(/streams\[0\]/);
+    expect(errorOf({ apiKey: 'x' })).toMatch(/apiKey/);
+    expect(errorOf({ api: { tier: 'platinum' } })).toMatch(/api\.tier/);
+  });
+
+  it('validates environment overrides with the same rules', () => {
+    const config = validateConfig({});
+    expect(() => resolveConfig(config, { GLACIER_BASE_URL: 'not a url' })).toThrow(/api\.baseUrl/);
+    const resolved = resolveConfig(config, { GLACIER_DATA_DIR: '/tmp/x', TEMPORAL_ADDRESS: 'localhost:7233', GLACIER_API_KEY: 'a,b' });
+    expect(resolved.dataDir).toBe('/tmp/x');
+    expect(resolved.temporalAddress).toBe('localhost:7233');
+    expect(resolved.apiKeyCount).toBe(2);
+  });
+});

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { resolve, dirname, isAbsolute } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { STREAM_NAMES } from './streamNames.ts';
+
+/**
+ * The pipeline configuration: one YAML or JSON file, validated with zod, then overridden by the
+ * environment. Secrets are never read from the file: API keys come from GLACIER_API_KEY only.
+ */
+
+const NETWORKS = ['mainnet', 'fuji', 'testnet'] as const;
+const PRIMARY_CHAINS = ['p-chain', 'x-chain', 'c-chain'] as const;
+export const QUOTA_TIERS = ['none', 'free', 'base', 'growth', 'pro'] as const;
+
+const bech32Address = z
+  .string()
+  .regex(/^(?:[PX]-)?(?:avax|fuji)1[02-9ac-hj-np-z]{38}$/, 'expected a bech32 address like avax1… (optionally P- or X- prefixed)');
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address');
+const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$/, 'expected a node id like NodeID-…');
+const evmChainId = z.string().regex(/^(?:\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/, 'expected a numeric EVM chain id or a base58 blockchain id');
+const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+
+const evmChainSchema = z.strictObject({
+  chainId: evmChainId,
+  /** First block for range streams on a backfill (default: genesis). */
+  fromBlock: z.number().int().nonnegative().optional(),
+  /** Blocks per range partition for range streams. */
+  rangeSize: z.number().int().positive().default(1_000_000),
+  addresses: z.array(evmAddress).default([]),
+  contracts: z.array(evmAddress).default([]),
+  /** Transactions whose full detail is fetched (evm.transaction_details). */
+  transactions: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a 0x-prefixed 32-byte hash')).default([]),
+  nfts: z.array(z.strictObject({ contract: evmAddress, tokenId: z.string().regex(/^\d+$/, 'expected a decimal token id') })).default([]),
+  /** Threshold for holder metrics (metrics.holders), smallest unit, decimal string. */
+  holderThreshold: z.string().regex(/^\d+$/, 'expected a decimal string').default('0'),
+});
+
+const networkSchema = z.strictObject({
+  network: z.enum(NETWORKS),
+  chains: z.array(z.enum(PRIMARY_CHAINS)).min(1).default(['p-chain', 'x-chain', 'c-chain']),
+  addresses: z.array(bech32Address).default([]),
+  nodeIds: z.array(nodeId).default([]),
+  /** Also track rewards for every node id the validators stream finds. */
+  rewardsForDiscoveredValidators: z.boolean().default(false),
+});
+
+export const configSchema = z.strictObject({
+  dataDir: z.string().min(1).default('./data'),
+  api: z
+    .strictObject({
+      baseUrl: httpUrl.default('https://glacier-api.avax.network'),
+      metricsUrl: httpUrl.default('https://metrics.avax.network'),
+      apiKeyHeader: z.string().min(1).default('x-service-api-key'),
+      tier: z.enum(QUOTA_TIERS).default('free'),
+      /** Requests in flight at once, across all partitions. */
+      concurrency: z.number().int().min(1).max(256).default(8),
+      pageSize: z.number().int().min(1).max(100).default(100),
+      requestTimeoutMs: z.number().int().min(100).default(30_000),
+      maxRetries: z.number().int().min(0).max(50).default(8),
+    })
+    .prefault({}),
+  temporal: z
+    .strictObject({
+      namespace: z.string().min(1).default('default'),
+      taskQueue: z.string().min(1).default('glacier-etl'),
+    })
+    .prefault({}),
+  /** Partitions synced at once (child workflows in flight). */
+  partitionConcurrency: z.number().int().min(1).max(256).default(8),
+  streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),
+  networks: z.array(networkSchema).default([]),
+  evmChains: z.array(evmChainSchema).default([]),
+});
+
+export type PipelineConfig = z.infer<typeof configSchema>;
+
+export interface RuntimeEnv {
+  GLACIER_BASE_URL?: string;
+  GLACIER_METRICS_URL?: string;
+  GLACIER_API_KEY?: string;
+  GLACIER_DATA_DIR?: string;
+  TEMPORAL_ADDRESS?: string;
+}
+
+/** The resolved configuration: the validated file plus the environment, with an absolute dataDir. */
+export interface ResolvedConfig extends PipelineConfig {
+  temporalAddress?: string;
+  /** Source of each overridable value, for `config show`. Never holds secret values. */
+  apiKeyCount: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)';
+  return `${path}: ${issue.message}`;
+}
+
+/** Validates a parsed config object; throws a ConfigError whose message is one line. */
+export function validateConfig(raw: unknown, source = 'config'): PipelineConfig {
+  const result = configSchema.safeParse(raw ?? {});
+  if (!result.success) {
+    const [first] = result.error.issues;
+    const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
+    throw new ConfigError(`${source}: ${formatIssue(first)}${more}`);
+  }
+  return result.data;
+}
+
+/** Reads, parses and validates a config file (YAML or JSON). */
+export function readConfigFile(path: string): PipelineConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${path}: cannot read config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0];
+    throw new ConfigError(`${path}: not valid YAML/JSON: ${message}`);
+  }
+  const config = validateConfig(raw, path);
+  // A relative dataDir is relative to the config file, not to wherever the command runs.
+  if (!isAbsolute(config.dataDir)) config.dataDir = resolve(dirname(path), config.dataDir);
+  return config;
+}
+
+/** Applies environment overrides; validates them with the same rules as the file. */
+export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.env): ResolvedConfig {
+  const merged = structuredClone(config);
+  if (env.GLACIER_BASE_URL) merged.api.baseUrl = env.GLACIER_BASE_URL;
+  if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
+  if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
+  const checked = validateConfig(merged, 'environment override');
+  checked.dataDir = resolve(checked.dataDir);
+  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount: apiKeysFromEnv(env).length };
+}
+
+/** API keys from GLACIER_API_KEY (comma-separated for several keys). Only the worker calls this. */
+export function apiKeysFromEnv(env: RuntimeEnv = process.env): string[] {
+  return (env.GLACIER_API_KEY ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+/** Loads the config file if given (or ./glacier-etl.yaml when present), else the defaults. */
+export function loadConfig(path: string | undefined, env: RuntimeEnv = process.env): ResolvedConfig {
+  const base = path ? readConfigFile(path) : validateConfig({}, 'defaults');
+  return resolveConfig(base, env);
+}

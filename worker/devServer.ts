@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { freePort } from './freePort.ts';
+import { temporalBinary } from './temporalBinary.ts';
+
+export interface DevServerOptions {
+  /** Directory for the server's SQLite file, so workflow state survives restarts. */
+  dataDir: string;
+  namespace?: string;
+  /** Fixed ports; free ones are picked when omitted (and kept across restart()). */
+  port?: number;
+  uiPort?: number;
+  /** Run without the web UI (tests). */
+  headless?: boolean;
+  startTimeoutMs?: number;
+}
+
+/**
+ * Manages one `temporal server start-dev` process from the pinned binary. Its state lives in a
+ * SQLite file under the data directory, so stopping and starting again keeps every workflow.
+ */
+export class DevServer {
+  private child?: ChildProcess;
+  private stderrTail = '';
+  port = 0;
+  uiPort = 0;
+
+  constructor(private readonly options: DevServerOptions) {}
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  get uiUrl(): string | undefined {
+    return this.options.headless ? undefined : `http://127.0.0.1:${this.uiPort}`;
+  }
+
+  get dbFile(): string {
+    return join(this.options.dataDir, 'temporal.sqlite');
+  }
+
+  async start(): Promise<this> {
+    if (this.child) throw new Error('dev server already running');
+    mkdirSync(this.options.dataDir, { recursive: true });
+    const binary = await temporalBinary();
+    this.port ||= this.options.port ?? (await freePort());
+    this.uiPort ||= this.options.uiPort ?? (await freePort());
+    const args = [
+      'server', 'start-dev',
+      '--db-filename', this.dbFile,
+      '--ip', '127.0.0.1',
+      '--port', String(this.port),
+      '--namespace', this.options.namespace ?? 'default',
+      '--log-level', 'error',
+      '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    ];
+    if (this.options.headless) args.push('--headless');
+    else args.push('--ui-port', String(this.uiPort));
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+    });
+    child.once('exit', () => {
+      if (this.child === child) this.child = undefined;
+    });
+    await this.waitUntilServing(this.options.startTimeoutMs ?? 60_000);
+    return this;
+  }
+
+  private async waitUntilServing(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      if (!this.child) {
+        throw new Error(`temporal dev server exited during start-up: ${this.stderrTail.trim().slice(-500)}`);
+      }
+      try {
+        const connection = await Connection.connect({ address: this.address, connectTimeout: 1000 });
+        try {
+          await connection.workflowService.getSystemInfo({});
+          await connection.workflowService.describeNamespace({ namespace: this.options.namespace ?? 'default' });
+          return;
+        } finally {
+          await connection.close();
+        }
+      } catch (error) {
+        lastError = error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    await this.stop();
+    throw new Error(`temporal dev server did not answer on ${this.address} within ${timeoutMs} ms: ${String(lastError)}`);
+  }
+
+  /** Stops the process (SIGTERM, then SIGKILL after a grace period) and waits for it to exit. */
+  async stop(graceMs = 10_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) {
+      this.child = undefined;
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+    this.child = undefined;
+  }
+
+  /** Kills the process without a clean shutdown (crash tests). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = undefined;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { createActivities } from '../activities/index.ts';
+import { createWorker } from './createWorker.ts';
+import { DevServer } from './devServer.ts';
+import { createLogger } from './logger.ts';
+import type { ResolvedConfig } from './config.ts';
+
+/**
+ * Worker process entry: connects to TEMPORAL_ADDRESS, or starts the embedded dev server with its
+ * state under the data directory, and runs until SIGINT/SIGTERM.
+ */
+export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
+  const logger = createLogger({ base: { component: 'worker' } });
+  let server: DevServer | undefined;
+  let address = config.temporalAddress;
+  if (!address) {
+    server = await new DevServer({ dataDir: join(config.dataDir, 'temporal') }).start();
+    address = server.address;
+    logger.info({ address, ui: server.uiUrl }, 'embedded temporal dev server started');
+  }
+  const { worker, connection } = await createWorker({
+    address,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: createActivities({ logger }),
+  });
+  const stop = () => worker.shutdown();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  logger.info({ taskQueue: config.temporal.taskQueue, address }, 'worker running');
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    await server?.stop();
+  }
+}

@@ -1,8 +1,22 @@
+import { Context } from '@temporalio/activity';
 import type { Logger } from '../worker/logger.ts';
+import type { StreamName } from '../worker/streamNames.ts';
+import { toTemporalFailure } from './temporalFailure.ts';
+import type { ExportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
 
-/** What activities are built from; the worker injects real ones, tests may inject others. */
+/** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
   logger: Logger;
+  sync?: SyncPort;
+  exporter?: ExportPort;
+  status?: StatusPort;
+  verifier?: VerifyPort;
+}
+
+function need<T>(port: T | undefined, name: string): T {
+  if (!port) throw new Error(`worker was started without ${name}`);
+  return port;
 }
 
 /** Builds the activity functions from their dependencies (no module-level state). */
@@ -11,6 +25,47 @@ export function createActivities(deps: ActivityDeps) {
     async ping(name: string): Promise<string> {
       deps.logger.debug({ name }, 'ping');
       return `pong ${name}`;
+    },
+
+    async planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
+      return need(deps.sync, 'the sync core').planPartitions(input);
+    },
+
+    /** One batch: pages -> normalize -> one DuckDB transaction per page with its checkpoint. */
+    async syncBatch(input: BatchInput): Promise<BatchResult> {
+      const sync = need(deps.sync, 'the sync core');
+      const ctx = Context.current();
+      const log = deps.logger.child({ partition: input.partition.id, stream: input.partition.stream, workflowId: ctx.info.workflowExecution?.workflowId });
+      // Heartbeat with the durable checkpoint so the server can tell a stuck attempt from a slow one.
+      const beat = setInterval(() => {
+        sync.readCheckpoint(input.partition.id).then(
+          (checkpoint) => ctx.heartbeat(checkpoint && { pageToken: checkpoint.pageToken !== null, rows: checkpoint.rows, pages: checkpoint.pages }),
+          () => ctx.heartbeat(),
+        );
+      }, 5_000);
+      try {
+        const result = await sync.syncBatch(input);
+        log.debug({ rows: result.rows, pages: result.pages, done: result.done }, 'batch committed');
+        return result;
+      } catch (error) {
+        const failure = toTemporalFailure(error);
+        log.warn({ err: { name: failure.name, message: failure.message } }, 'batch failed');
+        throw failure;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    async exportParquet(input: { tables?: string[] }): Promise<{ files: number; tables: number }> {
+      return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
+    },
+
+    async listCheckpoints(): Promise<CheckpointView[]> {
+      return need(deps.status, 'the warehouse').listCheckpoints();
+    },
+
+    async verify(input: { streams?: StreamName[] }) {
+      return need(deps.verifier, 'the verifier').verify(input);
     },
   };
 }

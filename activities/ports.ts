@@ -1,0 +1,30 @@
+import type { StreamName } from '../worker/streamNames.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
+
+/**
+ * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
+ * activity layer is built from injected dependencies and stays readable on its own.
+ */
+export interface SyncPort {
+  planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]>;
+  syncBatch(input: BatchInput): Promise<BatchResult>;
+  readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
+}
+
+export interface ExportPort {
+  exportParquet(input: { tables?: string[] }): Promise<{ files: number; tables: number }>;
+}
+
+export interface StatusPort {
+  listCheckpoints(): Promise<CheckpointView[]>;
+}
+
+export interface VerifyFinding {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface VerifyPort {
+  verify(input: { streams?: StreamName[] }): Promise<VerifyFinding[]>;
+}

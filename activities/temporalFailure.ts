@@ -1,0 +1,36 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION } from '../workflows/failures.ts';
+
+/**
+ * Maps the API client's classified errors to Temporal failures, once:
+ * - quota exhausted: non-retryable here; the workflow sleeps until `resetAt` (first detail);
+ * - 4xx other than page tokens, and invalid responses: non-retryable, with the server's message;
+ * - 429/5xx/network that the client gave up on: retryable, honouring Retry-After via nextRetryDelay;
+ * - anything else: rethrown as-is (retryable by the activity's retry policy).
+ */
+export function toTemporalFailure(error: unknown): Error {
+  if (error instanceof ApplicationFailure) return error;
+  if (!(error instanceof Error)) return ApplicationFailure.retryable(String(error));
+  const kind = (error as { kind?: string }).kind;
+  switch (kind) {
+    case 'quota-exhausted': {
+      const resetAt = (error as { resetAt?: Date }).resetAt ?? new Date(Date.now() + 60_000);
+      return ApplicationFailure.create({ type: QUOTA_EXHAUSTED, message: error.message, nonRetryable: true, details: [resetAt.toISOString()] });
+    }
+    case 'non-retryable':
+      return ApplicationFailure.create({ type: NON_RETRYABLE_API, message: error.message, nonRetryable: true });
+    case 'response-validation':
+      return ApplicationFailure.create({ type: RESPONSE_VALIDATION, message: error.message, nonRetryable: true });
+    case 'retryable': {
+      const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+      return ApplicationFailure.create({
+        type: 'RetryableApiError',
+        message: error.message,
+        nonRetryable: false,
+        ...(retryAfterMs ? { nextRetryDelay: retryAfterMs } : {}),
+      });
+    }
+    default:
+      return error;
+  }
+}

@@ -1,3 +1,4 @@
+import { STREAM_NAMES, type StreamName } from '../worker/streamNames.ts';
 import { InvalidArgumentError } from 'commander';
 
 export function parsePort(value: string): number {
@@ -10,4 +11,15 @@ export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
+}
+
+export function parseStreams(value: string): StreamName[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('expected a comma-separated list of stream names');
+  for (const name of names) {
+    if (!(STREAM_NAMES as readonly string[]).includes(name)) {
+      throw new InvalidArgumentError(`unknown stream "${name}" (streams: ${STREAM_NAMES.join(', ')})`);
+    }
+  }
+  return names as StreamName[];
 }

@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.ts';
 import { registerDevServerCommand } from './devServer.ts';
+import { registerExportCommand } from './export.ts';
+import { registerRunCommands } from './run.ts';
+import { registerScheduleCommand } from './schedule.ts';
+import { registerStatusCommand } from './status.ts';
+import { registerVerifyCommand } from './verify.ts';
 import { registerWorkerCommand } from './worker.ts';
 
 export function registerCommands(program: Command): void {
+  registerRunCommands(program);
+  registerScheduleCommand(program);
+  registerStatusCommand(program);
+  registerExportCommand(program);
+  registerVerifyCommand(program);
   registerConfigCommand(program);
   registerWorkerCommand(program);
   registerDevServerCommand(program);

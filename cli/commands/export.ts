@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { withSession } from '../session.ts';
+import { exportWorkflow } from '../../workflows/maintenance.ts';
+
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description('export the warehouse to hive-partitioned Parquet under <dataDir>/parquet (incremental)')
+    .option('--tables <list>', 'comma-separated table names (default: all)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .action(async (opts: { tables?: string[] }, command: Command) => {
+      const config = configFor(command);
+      await withSession(config, async (session) => {
+        const result = await session.client.workflow.execute(exportWorkflow, {
+          taskQueue: session.taskQueue,
+          workflowId: `glacier-export-${Date.now()}`,
+          args: [{ tables: opts.tables }],
+        });
+        process.stdout.write(`exported ${result.tables} tables, ${result.files} files written\n`);
+      });
+    });
+}

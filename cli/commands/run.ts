@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { parsePositiveInt, parseStreams } from '../parsers.ts';
+import { withSession } from '../session.ts';
+import { followPipeline, startPipeline, summarize } from '../runPipeline.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+
+interface RunOptions {
+  streams?: StreamName[];
+  export: boolean;
+  detach?: boolean;
+  maxPages: number;
+  json?: boolean;
+}
+
+function addRunCommand(program: Command, mode: 'backfill' | 'sync', description: string): void {
+  program
+    .command(mode)
+    .description(description)
+    .option('--streams <list>', 'comma-separated stream names (default: the config\'s streams)', parseStreams)
+    .option('--no-export', 'skip the Parquet export at the end')
+    .option('--detach', 'start the run and return (needs TEMPORAL_ADDRESS and a running worker)')
+    .option('--max-pages <n>', 'pages per batch activity', parsePositiveInt, 20)
+    .option('--json', 'print the final status as JSON')
+    .action(async (opts: RunOptions, command: Command) => {
+      const config = configFor(command);
+      await withSession(config, async (session) => {
+        if (opts.detach && session.embedded) throw new Error('--detach needs TEMPORAL_ADDRESS: the embedded worker stops with this process');
+        const handle = await startPipeline(session, {
+          mode,
+          streams: opts.streams ?? config.streams,
+          partitionConcurrency: config.partitionConcurrency,
+          maxPagesPerBatch: opts.maxPages,
+          exportParquet: opts.export,
+        });
+        if (session.uiUrl) session.logger.info({ ui: `${session.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${handle.workflowId}` }, 'temporal UI');
+        if (opts.detach) {
+          process.stdout.write(`started ${handle.workflowId}\n`);
+          return;
+        }
+        const status = await followPipeline(session, handle);
+        const summary = summarize(status);
+        if (opts.json) process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+        else {
+          process.stdout.write(`${mode}: ${summary.done}/${summary.partitions} partitions done, ${summary.rows} rows, ${summary.pages} pages` +
+            `${summary.failed ? `, ${summary.failed} failed` : ''}${summary.skipped ? `, ${summary.skipped} skipped (already running)` : ''}` +
+            `${status.exported ? `; exported ${status.exported.files} Parquet files` : ''}\n`);
+          for (const p of status.partitions.filter((x) => x.state === 'failed')) process.stdout.write(`  failed ${p.partitionId}: ${p.error}\n`);
+        }
+        if (summary.failed) process.exitCode = 1;
+      });
+    });
+}
+
+export function registerRunCommands(program: Command): void {
+  addRunCommand(program, 'backfill', 'load every configured partition from the beginning (resumes a run that was interrupted)');
+  addRunCommand(program, 'sync', 'incremental sync: fetch only what is new since the last run');
+}

@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import { configFor } from '../globalConfig.ts';
+import { parseStreams } from '../parsers.ts';
+import { withSession } from '../session.ts';
+import { UserError } from '../userError.ts';
+import { pipelineWorkflow } from '../../workflows/pipeline.ts';
+import { pipelineWorkflowId } from '../../workflows/workflowIds.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+
+const DEFAULT_ID = 'glacier-nightly-sync';
+
+function parseDuration(value: string): string {
+  if (!/^\d+(ms|s|m|h|d)$/.test(value)) throw new UserError(`--catchup-window: expected a duration like 30m, 6h or 1d, got "${value}"`);
+  return value;
+}
+
+function describeSchedule(d: ScheduleDescription): string {
+  const spec = typeof d.memo?.cron === 'string' ? `cron "${d.memo.cron}"` : 'custom spec';
+  const next = d.info.nextActionTimes[0]?.toISOString() ?? '-';
+  const last = d.info.recentActions.at(-1)?.takenAt.toISOString() ?? '-';
+  return `${d.scheduleId}  ${spec}  next ${next}  last ${last}${d.state.paused ? '  (paused)' : ''}`;
+}
+
+/**
+ * Nightly syncs come from Temporal Schedules: overlap SKIP (a slow run never stacks up) and a
+ * catch-up window (runs missed while the server was down are made up, within the window).
+ */
+export function registerScheduleCommand(program: Command): void {
+  const schedule = program.command('schedule').description('manage Temporal Schedules that run incremental syncs');
+
+  schedule
+    .command('create')
+    .description('create a schedule that runs `sync` on a cron expression')
+    .requiredOption('--cron <expr>', 'cron expression, e.g. "0 3 * * *" (UTC)')
+    .option('--id <id>', 'schedule id', DEFAULT_ID)
+    .option('--streams <list>', 'streams to sync (default: the config\'s)', parseStreams)
+    .option('--catchup-window <duration>', 'how far back missed runs are made up', '6h')
+    .option('--max-pages <n>', 'pages per batch activity', '20')
+    .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string }, command: Command) => {
+      const config = configFor(command);
+      const catchupWindow = parseDuration(opts.catchupWindow);
+      if (opts.cron.trim().split(/\s+/).length < 5 && !opts.cron.startsWith('@')) throw new UserError(`--cron: expected 5 fields like "0 3 * * *", got "${opts.cron}"`);
+      await withSession(config, async (session) => {
+        try {
+          await session.client.schedule.create({
+            scheduleId: opts.id,
+            memo: { cron: opts.cron },
+            spec: { cronExpressions: [opts.cron] },
+            policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow },
+            action: {
+              type: 'startWorkflow',
+              workflowType: pipelineWorkflow,
+              taskQueue: session.taskQueue,
+              workflowId: pipelineWorkflowId('sync', session.taskQueue),
+              args: [{ mode: 'sync', streams: opts.streams ?? config.streams, partitionConcurrency: config.partitionConcurrency, maxPagesPerBatch: Number(opts.maxPages), exportParquet: true }],
+            },
+          });
+        } catch (error) {
+          throw new UserError(`schedule create: ${(error as Error).message.split('\n')[0]}`);
+        }
+        process.stdout.write(`${describeSchedule(await session.client.schedule.getHandle(opts.id).describe())}\n`);
+      });
+    });
+
+  schedule
+    .command('list')
+    .description('list schedules')
+    .action(async (_opts, command: Command) => {
+      await withSession(configFor(command), async (session) => {
+        let any = false;
+        for await (const summary of session.client.schedule.list()) {
+          any = true;
+          process.stdout.write(`${describeSchedule(await session.client.schedule.getHandle(summary.scheduleId).describe())}\n`);
+        }
+        if (!any) process.stdout.write('no schedules\n');
+      });
+    });
+
+  schedule
+    .command('delete <id>')
+    .description('delete a schedule')
+    .action(async (id: string, _opts, command: Command) => {
+      await withSession(configFor(command), async (session) => {
+        await session.client.schedule.getHandle(id).delete().catch((error: Error) => {
+          throw new UserError(`schedule delete ${id}: ${error.message.split('\n')[0]}`);
+        });
+        process.stdout.write(`deleted ${id}\n`);
+      });
+    });
+
+  schedule
+    .command('trigger <id>')
+    .description('run a schedule\'s action now')
+    .action(async (id: string, _opts, command: Command) => {
+      await withSession(configFor(command), async (session) => {
+        await session.client.schedule.getHandle(id).trigger().catch((error: Error) => {
+          throw new UserError(`schedule trigger ${id}: ${error.message.split('\n')[0]}`);
+        });
+        process.stdout.write(`triggered ${id}\n`);
+      });
+    });
+}

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { withSession } from '../session.ts';
+import { checkpointsWorkflow } from '../../workflows/maintenance.ts';
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('per partition: rows, cursor, last run, lag')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const config = configFor(command);
+      await withSession(config, async (session) => {
+        const checkpoints = await session.client.workflow.execute(checkpointsWorkflow, {
+          taskQueue: session.taskQueue,
+          workflowId: `glacier-status-${Date.now()}`,
+        });
+        const now = Date.now();
+        const rows = checkpoints.map((c) => ({
+          partition: c.partitionId,
+          stream: c.stream,
+          rows: c.rows,
+          pages: c.pages,
+          complete: c.complete,
+          cursor: c.cursor,
+          lastRun: c.updatedAt,
+          lagSeconds: Math.max(0, Math.round((now - Date.parse(c.updatedAt)) / 1000)),
+        }));
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          return;
+        }
+        if (rows.length === 0) {
+          process.stdout.write('no partitions synced yet\n');
+          return;
+        }
+        const width = Math.max(...rows.map((r) => r.partition.length));
+        process.stdout.write(`${'partition'.padEnd(width)}  ${'rows'.padStart(10)}  ${'pages'.padStart(7)}  state     last run                  lag\n`);
+        for (const r of rows) {
+          process.stdout.write(`${r.partition.padEnd(width)}  ${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
+        }
+      });
+    });
+}

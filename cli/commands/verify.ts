@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { parseStreams } from '../parsers.ts';
+import { withSession } from '../session.ts';
+import { verifyWorkflow } from '../../workflows/maintenance.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description('check completeness and consistency: block-range gaps, counts against the API, balances from UTXOs')
+    .option('--streams <list>', 'limit to these streams', parseStreams)
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { streams?: StreamName[]; json?: boolean }, command: Command) => {
+      const config = configFor(command);
+      await withSession(config, async (session) => {
+        const findings = await session.client.workflow.execute(verifyWorkflow, {
+          taskQueue: session.taskQueue,
+          workflowId: `glacier-verify-${Date.now()}`,
+          args: [{ streams: opts.streams }],
+        });
+        const problems = findings.filter((f) => !f.ok);
+        if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
+        else {
+          for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'}  ${f.check}: ${f.detail}\n`);
+          process.stdout.write(problems.length ? `verify: ${problems.length} problem(s)\n` : `verify: no problems (${findings.length} checks)\n`);
+        }
+        if (problems.length) process.exitCode = 1;
+      });
+    });
+}

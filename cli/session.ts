@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createActivities } from '../activities/index.ts';
+import { createWorker } from '../worker/createWorker.ts';
+import { DevServer } from '../worker/devServer.ts';
+import { createLogger, type Logger } from '../worker/logger.ts';
+import { buildRuntime, type Runtime } from '../worker/runtime.ts';
+import type { ResolvedConfig } from '../worker/config.ts';
+
+/** A Temporal client, plus (embedded mode) the dev server and worker this process started. */
+export interface Session {
+  client: Client;
+  taskQueue: string;
+  address: string;
+  uiUrl?: string;
+  embedded: boolean;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/**
+ * With TEMPORAL_ADDRESS the CLI is only a client of that cluster (workers run with
+ * `glacier-etl worker`). Without it, the CLI starts the pinned dev server (state in the data
+ * directory, so a crashed run resumes) and a worker in this process.
+ */
+export async function openSession(config: ResolvedConfig, options: { logger?: Logger; workflowBundlePath?: string } = {}): Promise<Session> {
+  const logger = options.logger ?? createLogger({ base: { component: 'cli' } });
+  const taskQueue = config.temporal.taskQueue;
+  let server: DevServer | undefined;
+  let worker: Worker | undefined;
+  let workerRun: Promise<void> | undefined;
+  let runtime: Runtime | undefined;
+  let closeWorkerConnection: (() => Promise<void>) | undefined;
+  let address = config.temporalAddress;
+  if (!address) {
+    server = await new DevServer({ dataDir: join(config.dataDir, 'temporal') }).start();
+    address = server.address;
+    runtime = await buildRuntime(config, logger);
+    const created = await createWorker({
+      address,
+      namespace: config.temporal.namespace,
+      taskQueue,
+      activities: createActivities(runtime.deps),
+      workflowBundlePath: options.workflowBundlePath,
+    });
+    worker = created.worker;
+    closeWorkerConnection = () => created.connection.close();
+    workerRun = worker.run();
+  }
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  return {
+    client,
+    taskQueue,
+    address,
+    uiUrl: server?.uiUrl,
+    embedded: Boolean(server),
+    logger,
+    async close() {
+      await connection.close();
+      if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+      await workerRun?.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
+      await closeWorkerConnection?.();
+      await runtime?.close();
+      await server?.stop();
+    },
+  };
+}
+
+/** Runs fn with a session and always closes it, also on Ctrl-C. */
+export async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>): Promise<T> {
+  const session = await openSession(config);
+  const onSignal = () => {
+    session.logger.warn('interrupted: stopping (completed batches are committed; the next run resumes)');
+    void session.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    return await fn(session);
+  } finally {
+    process.off('SIGINT', onSignal);
+    await session.close();
+  }
+}

@@ -1,0 +1,21 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { VerifyFinding } from '../activities/ports.ts';
+import type { CheckpointView } from '../activities/sync/types.ts';
+import type { StreamName } from '../worker/streamNames.ts';
+
+// Warehouse reads and exports run as activities so the one worker process that owns the DuckDB
+// file does them, whether the CLI embeds the worker or talks to a remote cluster.
+const acts = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+
+export async function checkpointsWorkflow(): Promise<CheckpointView[]> {
+  return await acts.listCheckpoints();
+}
+
+export async function exportWorkflow(input: { tables?: string[] }): Promise<{ files: number; tables: number }> {
+  return await acts.exportParquet(input);
+}
+
+export async function verifyWorkflow(input: { streams?: StreamName[] }): Promise<VerifyFinding[]> {
+  return await acts.verify(input);
+}

@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { AssetAmount, AtomicMemoryBalanceAmount, BalanceAmount, BlsCredentials, ChainInfo, RewardAmount, pageToken } from './common.ts';
+import { boolean, decimal, enumString, integer, number, opt, strings } from './fields.ts';
+
+/**
+ * Primary-network resources. One schema per resource covers the P-, X- and C-chain variants of the
+ * public service: the union of their fields, all optional except the id.
+ */
+
+export const Utxo = z.looseObject({
+  utxoId: z.string(),
+  addresses: opt(strings),
+  asset: opt(AssetAmount),
+  consumedOnChainId: opt(z.string()),
+  consumingTxHash: opt(z.string()),
+  createdOnChainId: opt(z.string()),
+  utxoBytes: opt(z.string()),
+  amount: opt(decimal),
+  assetId: opt(z.string()),
+  blockNumber: opt(decimal),
+  blockTimestamp: opt(integer),
+  consumingBlockNumber: opt(decimal),
+  consumingBlockTimestamp: opt(integer),
+  platformLocktime: opt(integer),
+  outputIndex: opt(integer),
+  rewardType: opt(enumString),
+  stakeableLocktime: opt(integer),
+  staked: opt(boolean),
+  threshold: opt(integer),
+  txHash: opt(z.string()),
+  utxoEndTimestamp: opt(integer),
+  utxoStartTimestamp: opt(integer),
+  /** P-chain: STAKE/TRANSFER; X-chain: lowercase (transfer, mint, ...). Stored as sent. */
+  utxoType: opt(enumString),
+  // X-chain variant fields.
+  creationTxHash: opt(z.string()),
+  consumingTxTimestamp: opt(integer),
+  locktime: opt(integer),
+  timestamp: opt(integer),
+  groupId: opt(integer),
+  payload: opt(z.string()),
+  credentials: opt(z.array(z.looseObject({ signature: opt(z.string()), publicKey: opt(z.string()) }))),
+});
+export type Utxo = z.infer<typeof Utxo>;
+
+export const L1ValidatorDetail = z.looseObject({
+  validationId: opt(z.string()),
+  validationIdHex: opt(z.string()),
+  nodeId: opt(z.string()),
+  subnetId: opt(z.string()),
+  weight: opt(integer),
+  remainingBalance: opt(integer),
+  balanceChange: opt(integer),
+  blsCredentials: opt(z.looseObject({})),
+});
+export type L1ValidatorDetail = z.infer<typeof L1ValidatorDetail>;
+
+const allowListConfig = z.looseObject({
+  blockTimestamp: opt(integer),
+  adminAddresses: opt(strings),
+  managerAddresses: opt(strings),
+  enabledAddresses: opt(strings),
+});
+
+/** EVM genesis of a created chain. Kept loose: it is stored as JSON, not as columns. */
+export const GenesisData = z.looseObject({
+  airdropAmount: opt(z.unknown()),
+  airdropHash: opt(z.string()),
+  alloc: opt(z.record(z.string(), z.looseObject({ balance: opt(z.unknown()), code: opt(z.string()), storage: opt(z.record(z.string(), z.unknown())) }))),
+  baseFeePerGas: opt(z.unknown()),
+  blobGasUsed: opt(z.unknown()),
+  coinbase: opt(z.string()),
+  config: opt(
+    z.looseObject({
+      chainId: opt(z.unknown()),
+      eip150Hash: opt(z.string()),
+      feeConfig: opt(z.looseObject({})),
+      allowFeeRecipients: opt(boolean),
+      warpConfig: opt(z.looseObject({ blockTimestamp: opt(integer), quorumNumerator: opt(integer), requirePrimaryNetworkSigners: opt(boolean) })),
+      txAllowListConfig: opt(allowListConfig),
+      contractDeployerAllowListConfig: opt(allowListConfig),
+      contractNativeMinterConfig: opt(allowListConfig),
+      feeManagerConfig: opt(allowListConfig),
+      rewardManagerConfig: opt(allowListConfig),
+    }),
+  ),
+  difficulty: opt(z.unknown()),
+  excessBlobGas: opt(z.unknown()),
+  extraData: opt(z.string()),
+  gasLimit: opt(z.unknown()),
+  gasUsed: opt(z.unknown()),
+  mixHash: opt(z.string()),
+  nonce: opt(z.unknown()),
+  number: opt(z.unknown()),
+  parentHash: opt(z.string()),
+  timestamp: opt(z.unknown()),
+});
+export type GenesisData = z.infer<typeof GenesisData>;
+
+export const PrimaryNetworkTransaction = z.looseObject({
+  txHash: z.string(),
+  /** PrimaryNetworkTxType; values outside the known list are stored as sent. */
+  txType: opt(enumString),
+  blockTimestamp: opt(integer),
+  blockNumber: opt(decimal),
+  blockHash: opt(z.string()),
+  consumedUtxos: opt(z.array(Utxo)),
+  emittedUtxos: opt(z.array(Utxo)),
+  sourceChain: opt(z.string()),
+  destinationChain: opt(z.string()),
+  value: opt(z.array(AssetAmount)),
+  amountBurned: opt(z.array(AssetAmount)),
+  amountStaked: opt(z.array(AssetAmount)),
+  amountL1ValidatorBalanceBurned: opt(z.array(AssetAmount)),
+  startTimestamp: opt(integer),
+  endTimestamp: opt(integer),
+  delegationFeePercent: opt(decimal),
+  nodeId: opt(z.string()),
+  subnetId: opt(z.string()),
+  l1ValidatorManagerDetails: opt(z.looseObject({ blockchainId: opt(z.string()), contractAddress: opt(z.string()) })),
+  l1ValidatorDetails: opt(z.array(L1ValidatorDetail)),
+  estimatedReward: opt(decimal),
+  rewardTxHash: opt(z.string()),
+  rewardAddresses: opt(strings),
+  memo: opt(z.string()),
+  stakingTxHash: opt(z.string()),
+  subnetOwnershipInfo: opt(z.looseObject({ locktime: opt(integer), threshold: opt(integer), addresses: opt(strings) })),
+  blsCredentials: opt(BlsCredentials),
+  blockchainInfo: opt(z.looseObject({ chainName: opt(z.string()), vmId: opt(z.string()), genesisData: opt(GenesisData) })),
+  // X-chain (linear and non-linear) and C-chain atomic variant fields.
+  chainFormat: opt(z.string()),
+  timestamp: opt(integer),
+  blockHeight: opt(decimal),
+  vertices: opt(z.array(z.unknown())),
+  amountUnlocked: opt(z.array(AssetAmount)),
+  amountCreated: opt(z.array(AssetAmount)),
+  assetCreated: opt(z.looseObject({})),
+  evmInputs: opt(z.array(z.looseObject({}))),
+  evmOutputs: opt(z.array(z.looseObject({}))),
+});
+export type PrimaryNetworkTransaction = z.infer<typeof PrimaryNetworkTransaction>;
+
+const balanceList = opt(z.array(BalanceAmount));
+const atomicList = opt(z.array(AtomicMemoryBalanceAmount));
+
+/** P-chain keys per the interface; X-chain adds locked/unlocked; C-chain has only atomic memory. */
+export const Balances = z.looseObject({
+  unlockedUnstaked: balanceList,
+  unlockedStaked: balanceList,
+  lockedPlatform: balanceList,
+  lockedStakeable: balanceList,
+  lockedStaked: balanceList,
+  pendingStaked: balanceList,
+  atomicMemoryUnlocked: atomicList,
+  atomicMemoryLocked: atomicList,
+  locked: balanceList,
+  unlocked: balanceList,
+});
+export type Balances = z.infer<typeof Balances>;
+
+export const Validator = z.looseObject({
+  nodeId: z.string(),
+  txHash: opt(z.string()),
+  subnetId: opt(z.string()),
+  amountStaked: opt(decimal),
+  delegationFee: opt(decimal),
+  amountDelegated: opt(decimal),
+  startTimestamp: opt(integer),
+  endTimestamp: opt(integer),
+  blsCredentials: opt(BlsCredentials),
+  delegatorCount: opt(integer),
+  rewards: opt(
+    z.looseObject({
+      validationRewardAmount: opt(decimal),
+      delegationRewardAmount: opt(decimal),
+      rewardAddresses: opt(strings),
+      rewardTxHash: opt(z.string()),
+    }),
+  ),
+  /** completed | active | pending | removed (other values stored as sent). */
+  validationStatus: opt(enumString),
+  // Per-status extras of the public service.
+  stakePercentage: opt(number),
+  uptimePerformance: opt(number),
+  potentialRewards: opt(z.looseObject({})),
+  validatorHealth: opt(z.looseObject({})),
+  geolocation: opt(z.looseObject({})),
+  removeTxHash: opt(z.string()),
+  removeTimestamp: opt(integer),
+});
+export type Validator = z.infer<typeof Validator>;
+
+export const HistoricalReward = z.looseObject({
+  txHash: z.string(),
+  addresses: opt(strings),
+  amountStaked: opt(decimal),
+  nodeId: opt(z.string()),
+  startTimestamp: opt(integer),
+  endTimestamp: opt(integer),
+  rewardType: opt(enumString),
+  utxoId: opt(z.string()),
+  outputIndex: opt(integer),
+  reward: opt(RewardAmount),
+  rewardTxHash: opt(z.string()),
+});
+export type HistoricalReward = z.infer<typeof HistoricalReward>;
+
+export const PendingReward = z.looseObject({
+  txHash: z.string(),
+  addresses: opt(strings),
+  amountStaked: opt(decimal),
+  nodeId: opt(z.string()),
+  startTimestamp: opt(integer),
+  endTimestamp: opt(integer),
+  rewardType: opt(enumString),
+  progress: opt(number),
+  estimatedReward: opt(AssetAmount),
+});
+export type PendingReward = z.infer<typeof PendingReward>;
+
+export const Vertex = z.looseObject({
+  vertexHash: z.string(),
+  parentHashes: opt(strings),
+  vertexHeight: opt(integer),
+  vertexIndex: opt(integer),
+  vertexTimestamp: opt(integer),
+  txCount: opt(integer),
+  transactions: opt(strings),
+  vertexSizeBytes: opt(integer),
+});
+export type Vertex = z.infer<typeof Vertex>;
+
+// Responses. The list key is structural: missing or not an array is a validation error.
+
+export const UtxosPage = z.looseObject({ nextPageToken: pageToken, utxos: z.array(Utxo), chainInfo: opt(ChainInfo) });
+export type UtxosPage = z.infer<typeof UtxosPage>;
+
+export const PrimaryNetworkTransactionsPage = z.looseObject({
+  nextPageToken: pageToken,
+  transactions: z.array(PrimaryNetworkTransaction),
+  chainInfo: opt(ChainInfo),
+});
+export type PrimaryNetworkTransactionsPage = z.infer<typeof PrimaryNetworkTransactionsPage>;
+
+export const BalancesResponse = z.looseObject({ balances: Balances, chainInfo: opt(ChainInfo) });
+export type BalancesResponse = z.infer<typeof BalancesResponse>;
+
+export const ValidatorsPage = z.looseObject({ nextPageToken: pageToken, validators: z.array(Validator) });
+export type ValidatorsPage = z.infer<typeof ValidatorsPage>;
+
+export const HistoricalRewardsPage = z.looseObject({ nextPageToken: pageToken, historicalRewards: z.array(HistoricalReward) });
+export type HistoricalRewardsPage = z.infer<typeof HistoricalRewardsPage>;
+
+export const PendingRewardsPage = z.looseObject({ nextPageToken: pageToken, pendingRewards: z.array(PendingReward) });
+export type PendingRewardsPage = z.infer<typeof PendingRewardsPage>;
+
+export const VerticesPage = z.looseObject({ nextPageToken: pageToken, vertices: z.array(Vertex), chainInfo: opt(ChainInfo) });
+export type VerticesPage = z.infer<typeof VerticesPage>;

@@ -31,7 +31,7 @@ export const partitionProgressQuery = defineQuery<PartitionWorkflowResult>('prog
 const { syncBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '60 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 function quotaResetAt(error: unknown): number | undefined {

@@ -72,7 +72,7 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
   const runWave = async (partitions: PartitionSpec[]) => {
     const fresh = partitions.filter((p) => !status.partitions.some((s) => s.partitionId === p.id));
     const entries = fresh.map((p) => {
-      const entry: PipelinePartitionStatus = { partitionId: p.id, stream: p.stream, state: 'pending', workflowId: partitionWorkflowId(p.id), rows: 0, pages: 0 };
+      const entry: PipelinePartitionStatus = { partitionId: p.id, stream: p.stream, state: 'pending', workflowId: partitionWorkflowId(p.id, info.taskQueue), rows: 0, pages: 0 };
       status.partitions.push(entry);
       return { spec: p, entry };
     });

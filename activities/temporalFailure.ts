@@ -4,7 +4,8 @@ import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION } from '../work
 /**
  * Maps the API client's classified errors to Temporal failures, once:
  * - quota exhausted: non-retryable here; the workflow sleeps until `resetAt` (first detail);
- * - 4xx other than page tokens, and invalid responses: non-retryable, with the server's message;
+ * - 4xx, a page token the sync core could not recover from, a looping cursor, and invalid
+ *   responses: non-retryable, with the server's message;
  * - 429/5xx/network that the client gave up on: retryable, honouring Retry-After via nextRetryDelay;
  * - anything else: rethrown as-is (retryable by the activity's retry policy).
  */
@@ -18,6 +19,8 @@ export function toTemporalFailure(error: unknown): Error {
       return ApplicationFailure.create({ type: QUOTA_EXHAUSTED, message: error.message, nonRetryable: true, details: [resetAt.toISOString()] });
     }
     case 'non-retryable':
+    case 'invalid-page-token':
+    case 'pagination-loop':
       return ApplicationFailure.create({ type: NON_RETRYABLE_API, message: error.message, nonRetryable: true });
     case 'response-validation':
       return ApplicationFailure.create({ type: RESPONSE_VALIDATION, message: error.message, nonRetryable: true });

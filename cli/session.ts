@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createWorker } from '../worker/createWorker.ts';
 import { DevServer } from '../worker/devServer.ts';
+import { temporalStateDir } from '../worker/paths.ts';
 import { createLogger, type Logger } from '../worker/logger.ts';
 import { buildRuntime, type Runtime } from '../worker/runtime.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
@@ -34,7 +34,7 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
   let closeWorkerConnection: (() => Promise<void>) | undefined;
   let address = config.temporalAddress;
   if (!address) {
-    server = await new DevServer({ dataDir: join(config.dataDir, 'temporal') }).start();
+    server = await new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
     address = server.address;
     runtime = await buildRuntime(config, logger);
     const created = await createWorker({

@@ -4,6 +4,7 @@ import { registerDevServerCommand } from './devServer.ts';
 import { registerExportCommand } from './export.ts';
 import { registerRunCommands } from './run.ts';
 import { registerScheduleCommand } from './schedule.ts';
+import { registerSqlCommand } from './sql.ts';
 import { registerStatusCommand } from './status.ts';
 import { registerVerifyCommand } from './verify.ts';
 import { registerWorkerCommand } from './worker.ts';
@@ -14,6 +15,7 @@ export function registerCommands(program: Command): void {
   registerStatusCommand(program);
   registerExportCommand(program);
   registerVerifyCommand(program);
+  registerSqlCommand(program);
   registerConfigCommand(program);
   registerWorkerCommand(program);
   registerDevServerCommand(program);

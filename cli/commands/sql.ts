@@ -1,0 +1,63 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { configFor } from '../globalConfig.ts';
+import { UserError } from '../userError.ts';
+import { parquetDir, warehousePath } from '../../worker/paths.ts';
+
+/**
+ * Opens the warehouse read-only. When a worker holds the file (DuckDB has one writing process),
+ * falls back to views over the exported Parquet, so analysts can always query the last export.
+ */
+async function openForQuery(dataDir: string): Promise<{ connection: DuckDBConnection; source: string }> {
+  const file = warehousePath(dataDir);
+  if (existsSync(file)) {
+    try {
+      const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+      return { connection: await instance.connect(), source: file };
+    } catch (error) {
+      if (!/lock/i.test((error as Error).message)) throw error;
+    }
+  }
+  const dir = parquetDir(dataDir);
+  if (!existsSync(dir)) throw new UserError(`no warehouse at ${file} and no Parquet export at ${dir}: run backfill first`);
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const table of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z0-9_]+$/.test(d.name))) {
+    const glob = join(dir, table.name, '**', '*.parquet').replaceAll("'", "''");
+    await connection.run(`CREATE VIEW "${table.name}" AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)`);
+  }
+  return { connection, source: `${dir} (Parquet export; the warehouse file is in use by a worker)` };
+}
+
+function formatTable(columns: string[], rows: Record<string, unknown>[]): string {
+  const cells = rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? 'NULL' : typeof r[c] === 'object' ? JSON.stringify(r[c]) : String(r[c]))));
+  const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i].length))));
+  const line = (values: string[]) => values.map((v, i) => v.slice(0, widths[i]).padEnd(widths[i])).join(' | ');
+  return [line(columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)].join('\n');
+}
+
+export function registerSqlCommand(program: Command): void {
+  program
+    .command('sql')
+    .description('run SQL against the warehouse (read-only), or the Parquet export while a worker holds it')
+    .argument('[query]', 'SQL text (or use --file)')
+    .option('-f, --file <path>', 'read the query from a file (e.g. sql/examples/*.sql)')
+    .option('--json', 'print rows as JSON')
+    .action(async (query: string | undefined, opts: { file?: string; json?: boolean }, command: Command) => {
+      const config = configFor(command);
+      const text = opts.file ? readFileSync(opts.file, 'utf8') : query;
+      if (!text?.trim()) throw new UserError('sql: give a query or --file <path>');
+      const { connection, source } = await openForQuery(config.dataDir);
+      try {
+        const reader = await connection.runAndReadAll(text).catch((error: Error) => {
+          throw new UserError(`sql: ${error.message.split('\n')[0]}`);
+        });
+        const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+        if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        else process.stdout.write(`${formatTable(reader.columnNames(), rows)}\n(${rows.length} rows from ${source})\n`);
+      } finally {
+        connection.closeSync();
+      }
+    });
+}

@@ -1,0 +1,32 @@
+import type { EvmChainModel } from './chainModel.ts';
+import type { TxModel } from './transactions.ts';
+
+const GAS_LIMIT = 15_000_000n;
+
+/** Block of the interface; gas and fees are the sums over its transactions. */
+export function blockJson(model: EvmChainModel, txs: TxModel, b: number): Record<string, unknown> {
+  const { chain } = model;
+  const first = chain.txsBefore(b);
+  const count = chain.txCount(b);
+  let gasUsed = 0n;
+  let fees = 0n;
+  for (let g = first; g < first + count; g++) {
+    const gas = txs.gas(g);
+    gasUsed += gas.gasUsed;
+    fees += gas.gasUsed * gas.gasPrice;
+  }
+  return {
+    chainId: chain.chainId,
+    blockNumber: String(b),
+    blockHash: chain.blockHash(b),
+    baseFee: String(txs.baseFee(b)),
+    gasUsed: String(gasUsed),
+    gasLimit: String(GAS_LIMIT),
+    gasCost: '0',
+    parentHash: chain.blockHash(b - 1),
+    feesSpent: String(fees),
+    cumulativeTransactions: String(first + count),
+    blockTimestamp: chain.timestamp(b),
+    txCount: count,
+  };
+}

@@ -1,0 +1,157 @@
+import { cb58Encode } from '../world/ids.ts';
+import { hash32, hexBytes, intIn, randomBytes, stringHash } from '../world/hash.ts';
+import type { WorldSize } from '../world/size.ts';
+
+/** Hash domains, so different kinds of value never share hash inputs. */
+export const K = {
+  pair: 1, blockHash: 2, ts: 3, txHash: 4, txMask: 5, fail: 6, value: 7, gas: 8, owner: 9, coin: 10,
+  eoa: 11, contract: 12, internal: 13, teleporter: 14, native: 15, nft: 16, baseFee: 17, txType: 18,
+} as const;
+
+export interface EvmChainSpec {
+  chainId: string;
+  blockchainId: string;
+  chainName: string;
+  network: 'mainnet' | 'fuji';
+  /** Share of size.evmBlocks this chain starts with. */
+  heightFactor: number;
+  token: { name: string; symbol: string; decimals: number; logoUri: string; description: string };
+}
+
+const AVAX = { name: 'Avalanche', symbol: 'AVAX', decimals: 18, logoUri: 'https://images.sim.local/avax.png', description: 'The native token of Avalanche.' };
+
+/** Made-up subnet chains get fixed (seed-independent) cb58 blockchain ids. */
+const subnetBlockchainId = (label: string): string => cb58Encode(randomBytes(32, stringHash(label)));
+
+export const EVM_CHAIN_SPECS: readonly EvmChainSpec[] = [
+  { chainId: '43114', blockchainId: '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', chainName: 'Avalanche (C-Chain)', network: 'mainnet', heightFactor: 1, token: AVAX },
+  { chainId: '43113', blockchainId: 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp', chainName: 'Avalanche Fuji (C-Chain)', network: 'fuji', heightFactor: 0.5, token: AVAX },
+  {
+    chainId: '779672', blockchainId: subnetBlockchainId('glacier-sim-subnet-frost'), chainName: 'Frost L1', network: 'mainnet', heightFactor: 0.25,
+    token: { name: 'Frost', symbol: 'FRST', decimals: 18, logoUri: 'https://images.sim.local/frst.png', description: 'Gas token of the Frost L1.' },
+  },
+  {
+    chainId: '99871', blockchainId: subnetBlockchainId('glacier-sim-subnet-rime'), chainName: 'Rime Testnet L1', network: 'fuji', heightFactor: 0.1,
+    token: { name: 'Rime', symbol: 'RIME', decimals: 18, logoUri: 'https://images.sim.local/rime.png', description: 'Gas token of the Rime test L1.' },
+  },
+];
+
+/** Where a global transaction index sits. */
+export interface TxLocation {
+  block: number;
+  index: number;
+}
+
+/** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
+const TIP_TIME = 1_763_000_000;
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/**
+ * One EVM chain's block and transaction arithmetic. Block b >= 1 holds a pseudo-random count of
+ * transactions, but blocks come in pairs whose counts add up to maxTxsPerBlock, so the number of
+ * transactions before any block (cumulativeTransactions) and the block of any global transaction
+ * index are O(1) closed forms, whatever the height.
+ */
+export class EvmChain {
+  readonly domain: number;
+  readonly baseHeight: number;
+  readonly m: number;
+  private readonly t0: number;
+
+  constructor(readonly spec: EvmChainSpec, seed: number, size: WorldSize, private readonly steps: () => number) {
+    this.domain = hash32(seed, stringHash(spec.chainId));
+    this.baseHeight = Math.max(3, Math.floor(size.evmBlocks * spec.heightFactor));
+    this.m = Math.max(1, size.maxTxsPerBlock);
+    this.t0 = TIP_TIME - 2 * this.baseHeight;
+  }
+
+  get chainId(): string {
+    return this.spec.chainId;
+  }
+
+  /** Number of blocks (0..height-1); grows by one per world step. */
+  height(): number {
+    return this.baseHeight + this.steps();
+  }
+
+  tip(): number {
+    return this.height() - 1;
+  }
+
+  private pairA(k: number): number {
+    return intIn(0, this.m, this.domain, K.pair, k);
+  }
+
+  txCount(b: number): number {
+    if (b <= 0) return 0;
+    const j = b - 1;
+    const a = this.pairA(Math.floor(j / 2));
+    return j % 2 === 0 ? a : this.m - a;
+  }
+
+  /** Transactions in blocks [0, b). */
+  txsBefore(b: number): number {
+    if (b <= 1) return 0;
+    const j = b - 1;
+    const k = Math.floor(j / 2);
+    return k * this.m + (j % 2 === 1 ? this.pairA(k) : 0);
+  }
+
+  totalTxs(): number {
+    return this.txsBefore(this.height());
+  }
+
+  locate(g: number): TxLocation {
+    const k = Math.floor(g / this.m);
+    const r = g - k * this.m;
+    const a = this.pairA(k);
+    return r < a ? { block: 2 * k + 1, index: r } : { block: 2 * k + 2, index: r - a };
+  }
+
+  timestamp(b: number): number {
+    return this.t0 + 2 * b + (hash32(this.domain, K.ts, b) & 1);
+  }
+
+  blockHash(b: number): string {
+    return b < 0 ? '0x' + '0'.repeat(64) : '0x' + hexBytes(32, this.domain, K.blockHash, b);
+  }
+
+  /** First block whose timestamp is >= ts (clamped to [0, height]). */
+  firstBlockAtOrAfter(ts: number): number {
+    // timestamp(b) is in [t0 + 2b, t0 + 2b + 1]: solve, then adjust by one.
+    let b = Math.max(0, Math.floor((ts - this.t0 - 1) / 2));
+    while (b > 0 && this.timestamp(b - 1) >= ts) b--;
+    while (b < this.height() && this.timestamp(b) < ts) b++;
+    return Math.min(b, this.height());
+  }
+
+  /**
+   * Tx hashes carry their index: 24 pseudo-random bytes, then the index masked by a hash of those
+   * bytes. Decoding recomputes the random part, so only hashes of this chain's txs resolve.
+   */
+  txHash(g: number): string {
+    const r = hexBytes(24, this.domain, K.txHash, g);
+    const hi = Math.floor(g / 4294967296);
+    const lo = g >>> 0;
+    const mHi = hash32(this.domain, K.txMask, parseInt(r.slice(0, 8), 16), 1);
+    const mLo = hash32(this.domain, K.txMask, parseInt(r.slice(8, 16), 16), 2);
+    return '0x' + r + hex8((hi ^ mHi) >>> 0) + hex8((lo ^ mLo) >>> 0);
+  }
+
+  /** Global tx index of a hash of this chain, or null (also null for txs beyond the tip). */
+  txIndexOf(hash: string): number | null {
+    if (!/^0x[0-9a-f]{64}$/.test(hash)) return null;
+    const r = hash.slice(2, 50);
+    const mHi = hash32(this.domain, K.txMask, parseInt(r.slice(0, 8), 16), 1);
+    const mLo = hash32(this.domain, K.txMask, parseInt(r.slice(8, 16), 16), 2);
+    const hi = (parseInt(hash.slice(50, 58), 16) ^ mHi) >>> 0;
+    const lo = (parseInt(hash.slice(58, 66), 16) ^ mLo) >>> 0;
+    const g = hi * 4294967296 + lo;
+    if (g >= this.totalTxs() || hexBytes(24, this.domain, K.txHash, g) !== r) return null;
+    return g;
+  }
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,112 @@
+import { hash32, hexBytes, intIn, unit } from '../world/hash.ts';
+import { K } from './chain.ts';
+import type { EvmChainModel } from './chainModel.ts';
+
+const GWEI = 1_000_000_000n;
+const TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', methodName: 'transfer(address,uint256)' };
+const SAFE_TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0x42842e0e', methodName: 'safeTransferFrom(address,address,uint256)' };
+const NATIVE_METHOD = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: '' };
+/** Failure candidates are every 20th tx (5%); only native transfers among them fail. */
+export const FAIL_MODULUS = 20;
+
+export interface EvmAddressInfo {
+  address: string;
+  name?: string;
+  symbol?: string;
+  decimals?: number;
+  logoUri?: string;
+}
+
+/** Per-transaction fields of one chain, each a pure function of the global tx index g. */
+export class TxModel {
+  private readonly failResidue: number;
+
+  constructor(private readonly model: EvmChainModel) {
+    this.failResidue = hash32(model.chain.domain, K.fail) % FAIL_MODULUS;
+  }
+
+  isFailed(g: number): boolean {
+    return g % FAIL_MODULUS === this.failResidue && this.model.calledToken(g) < 0;
+  }
+
+  /** Largest failed tx index < x, or -1 (walks the 5% candidate progression). */
+  prevFailed(x: number): number {
+    let i = x <= this.failResidue ? -1 : this.failResidue + Math.floor((x - 1 - this.failResidue) / FAIL_MODULUS) * FAIL_MODULUS;
+    while (i >= 0 && !this.isFailed(i)) i -= FAIL_MODULUS;
+    return i;
+  }
+
+  get failResidueValue(): number {
+    return this.failResidue;
+  }
+
+  nativeValue(g: number): bigint {
+    const d = this.model.chain.domain;
+    if (this.model.calledToken(g) >= 0) return 0n;
+    // A few native values above 2^128 exercise lossless uint256 handling.
+    if (unit(d, K.value, g, 9) < 0.01) return (1n << 129n) + BigInt(hash32(d, K.value, g, 10));
+    return BigInt(intIn(1, 50_000, d, K.value, g, 11)) * 10n ** 14n + BigInt(hash32(d, K.value, g, 12));
+  }
+
+  addressInfo(slot: number): EvmAddressInfo {
+    const { pool, tokens } = this.model;
+    if (slot < pool.E) return { address: pool.address(slot) };
+    const t = tokens[slot - pool.E];
+    return { address: t.address, name: t.name, symbol: t.symbol, decimals: t.decimals, logoUri: t.logoUri };
+  }
+
+  gas(g: number): { gasLimit: bigint; gasUsed: bigint; gasPrice: bigint; maxFee: bigint; maxPriority: bigint } {
+    const d = this.model.chain.domain;
+    const call = this.model.calledToken(g) >= 0;
+    const gasLimit = call ? BigInt(intIn(60_000, 300_000, d, K.gas, g, 1)) : 21_000n;
+    const gasUsed = call ? (gasLimit * BigInt(intIn(60, 95, d, K.gas, g, 2))) / 100n : 21_000n;
+    const maxPriority = BigInt(intIn(0, 3, d, K.gas, g, 3)) * GWEI;
+    const gasPrice = this.baseFee(this.model.chain.locate(g).block) + maxPriority;
+    return { gasLimit, gasUsed, gasPrice, maxFee: gasPrice + 10n * GWEI, maxPriority };
+  }
+
+  baseFee(block: number): bigint {
+    return 25n * GWEI + BigInt(hash32(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
+  }
+
+  /** NativeTransaction of the interface. */
+  native(g: number): Record<string, unknown> {
+    const { chain, pool } = this.model;
+    const { block, index } = chain.locate(g);
+    const t = this.model.calledToken(g);
+    const gas = this.gas(g);
+    const method = t < 0 ? NATIVE_METHOD : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD : SAFE_TRANSFER_METHOD;
+    return {
+      blockNumber: String(block),
+      blockTimestamp: chain.timestamp(block),
+      blockHash: chain.blockHash(block),
+      chainId: chain.chainId,
+      blockIndex: index,
+      txHash: chain.txHash(g),
+      txStatus: this.isFailed(g) ? '0' : '1',
+      txType: hash32(chain.domain, K.txType, g) % 10 === 0 ? 0 : 2,
+      gasLimit: String(gas.gasLimit),
+      gasUsed: String(gas.gasUsed),
+      gasPrice: String(gas.gasPrice),
+      nonce: String(Math.floor(g / pool.E)),
+      from: this.addressInfo(pool.fromSlot(g)),
+      to: this.addressInfo(pool.toSlot(g)),
+      method,
+      value: String(this.nativeValue(g)),
+    };
+  }
+
+  /** The single-transaction view: NativeTransaction plus input and fee fields. */
+  nativeDetail(g: number): Record<string, unknown> {
+    const gas = this.gas(g);
+    const t = this.model.calledToken(g);
+    const block = this.model.chain.locate(g).block;
+    return {
+      ...this.native(g),
+      input: t < 0 ? '0x' : '0xa9059cbb' + hexBytes(64, this.model.chain.domain, K.txHash, g, 99),
+      baseFeePerGas: String(this.baseFee(block)),
+      maxFeePerGas: String(gas.maxFee),
+      maxPriorityFeePerGas: String(gas.maxPriority),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * World sizes. Everything is computed from indices, so size costs no memory: a 10M-block world
+ * uses the same RAM as a tiny one. Fields used by the primary-network half live here too.
+ */
+export interface WorldSize {
+  /** C-chain mainnet height at step 0; other EVM chains are fractions of it. */
+  evmBlocks: number;
+  /** Transactions per block are 0..maxTxsPerBlock. */
+  maxTxsPerBlock: number;
+  /** Pool of EVM externally-owned addresses; global tx i involves pool addresses by index arithmetic. */
+  evmAddresses: number;
+  /** Token contracts per EVM chain. */
+  erc20Tokens: number;
+  erc721Tokens: number;
+  erc1155Tokens: number;
+  /** Primary-network scale (owned by the primary-network half; free to tune there). */
+  pnTxsPerChain: number;
+  pnAddresses: number;
+  validators: number;
+  vertices: number;
+}
+
+export type WorldSizeName = 'tiny' | 'small' | 'mainnet-like';
+
+export const WORLD_SIZES: Record<WorldSizeName, WorldSize> = {
+  tiny: {
+    evmBlocks: 300, maxTxsPerBlock: 4, evmAddresses: 12, erc20Tokens: 2, erc721Tokens: 1, erc1155Tokens: 1,
+    pnTxsPerChain: 200, pnAddresses: 8, validators: 20, vertices: 100,
+  },
+  small: {
+    evmBlocks: 5000, maxTxsPerBlock: 6, evmAddresses: 200, erc20Tokens: 4, erc721Tokens: 2, erc1155Tokens: 2,
+    pnTxsPerChain: 3000, pnAddresses: 50, validators: 200, vertices: 2000,
+  },
+  'mainnet-like': {
+    evmBlocks: 60_000, maxTxsPerBlock: 10, evmAddresses: 2000, erc20Tokens: 8, erc721Tokens: 3, erc1155Tokens: 3,
+    pnTxsPerChain: 30_000, pnAddresses: 300, validators: 1500, vertices: 20_000,
+  },
+};
+
+export function resolveSize(size: WorldSizeName | Partial<WorldSize> | undefined): WorldSize {
+  if (size === undefined) return { ...WORLD_SIZES.small };
+  if (typeof size === 'string') {
+    const preset = WORLD_SIZES[size];
+    if (!preset) throw new Error(`unknown world size "${size}" (sizes: ${Object.keys(WORLD_SIZES).join(', ')})`);
+    return { ...preset };
+  }
+  return { ...WORLD_SIZES.small, ...size };
+}

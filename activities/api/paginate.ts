@@ -1,0 +1,53 @@
+import { PaginationLoopError, type RequestLabel } from './errors.ts';
+
+/** One page of a walk: its items, the token for the next page (absent on the last), and the token that fetched it. */
+export interface Page<T, R = unknown> {
+  items: T[];
+  /** Absent on the last page. */
+  nextPageToken: string | undefined;
+  /** The token this page was requested with (undefined for the first page of a fresh walk); save it to re-read this page. */
+  requestToken: string | undefined;
+  /** The whole validated response (chainInfo, nativeTokenBalance, ...). */
+  response: R;
+}
+
+export interface FetchedPage<T, R> {
+  items: T[];
+  nextPageToken?: string | null;
+  response: R;
+}
+
+export interface PaginateOptions {
+  /** A saved `nextPageToken` to continue from; omit to start at the first page. */
+  startToken?: string;
+  /** Stop after this many pages (the walk can be continued from the last page's nextPageToken). */
+  maxPages?: number;
+  /** Names the walk in a PaginationLoopError. */
+  label: RequestLabel;
+}
+
+/** How many recent tokens are remembered to detect a cycle (bounded so endless walks stay small). */
+const REMEMBERED_TOKENS = 10_000;
+
+/**
+ * Walks a paginated list: yields pages until `nextPageToken` is absent. Short pages (fewer items than
+ * pageSize) with a token are normal and continue. An empty-string token, or a token seen before in this
+ * walk, is a server bug: it throws PaginationLoopError instead of looping forever.
+ */
+export async function* paginate<T, R>(fetchPage: (pageToken: string | undefined) => Promise<FetchedPage<T, R>>, options: PaginateOptions): AsyncGenerator<Page<T, R>> {
+  const seen = new Set<string>();
+  let token = options.startToken;
+  if (token === '') throw new PaginationLoopError(options.label, token, 'empty start token');
+  if (token !== undefined) seen.add(token);
+  for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages++) {
+    const fetched = await fetchPage(token);
+    const next = fetched.nextPageToken ?? undefined;
+    if (next === '') throw new PaginationLoopError(options.label, next, 'server sent an empty nextPageToken');
+    if (next !== undefined && seen.has(next)) throw new PaginationLoopError(options.label, next, 'server repeated a nextPageToken: the walk would never end');
+    yield { items: fetched.items, nextPageToken: next, requestToken: token, response: fetched.response };
+    if (next === undefined) return;
+    if (seen.size >= REMEMBERED_TOKENS) seen.clear();
+    seen.add(next);
+    token = next;
+  }
+}

@@ -88,7 +88,7 @@ export class RateLimiter {
     this.budget = options.budget;
     this.maxWaitMs = options.maxWaitMs;
     this.fixedWindow = options.fixedWindow ?? false;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
     const now = this.now();
     this.buckets = Array.from({ length: Math.max(1, options.keyCount) }, (_, index) => ({
       index,

@@ -10,7 +10,7 @@ import { paginate, type Page } from './paginate.ts';
 import { parseQuotaHeaders } from './quotaHeaders.ts';
 import { METRICS_BUDGET, TIER_BUDGETS, budgetFor, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
 import { RateLimiter, type Grant, type RateLimiterStats } from './rateLimiter.ts';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs, withRetries, type RetryEvent, type RetryPolicy } from './retry.ts';
 import { validateResponse } from './validateResponse.ts';
 
 export interface DataApiClientOptions {
@@ -78,6 +78,7 @@ type BoundFamily<F> = { [N in keyof F]: F[N] extends Endpoint<infer P, infer R> 
 export type BoundEndpoints = { [F in keyof typeof endpoints]: BoundFamily<(typeof endpoints)[F]> };
 
 const sharedLimiters = new Map<string, RateLimiter>();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export type DataApiClient = ReturnType<typeof createDataApiClient>;
 
@@ -186,28 +187,26 @@ export function createDataApiClient(options: DataApiClientOptions) {
     const label: RequestLabel = { method: endpoint.method, target };
     const body = built.body === undefined ? undefined : JSON.stringify(built.body);
     const sentPageToken = typeof built.query.pageToken === 'string';
-    let tokenRejections = 0;
+    const attemptOnce = (attempt: number) => limit(() => exchange(service, endpoint as Endpoint<unknown, unknown>, url, label, body, sentPageToken, callOptions, attempt));
+    const onRetry = ({ error, attempt, delayMs }: RetryEvent) => {
+      counters.retries++;
+      log?.warn({ method: label.method, target: label.target, reason: error.reason, status: error.status, attempt, delayMs }, 'api request retried');
+    };
     try {
-      const result = await withRetries(
-        async (attempt) => {
-          try {
-            return await limit(() => exchange(service, endpoint as Endpoint<unknown, unknown>, url, label, body, sentPageToken, callOptions, attempt));
-          } catch (error) {
-            // Confirm a page-token rejection a few times before making the caller restart a partition.
-            if (error instanceof InvalidPageTokenError && ++tokenRejections <= pageTokenRetries) {
-              throw new RetryableApiError(label, 'server-error', `page token rejected (${error.serverMessage}); confirming`, { status: error.status });
-            }
-            throw error;
-          }
-        },
-        { ...policy, maxRetries: policy.maxRetries + pageTokenRetries },
-        {
-          onRetry: ({ error, attempt, delayMs }) => {
-            counters.retries++;
-            log?.warn({ method: label.method, target: label.target, reason: error.reason, status: error.status, attempt, delayMs }, 'api request retried');
-          },
-        },
-      );
+      let result: unknown;
+      for (let check = 0; ; check++) {
+        try {
+          result = await withRetries(attemptOnce, policy, { onRetry });
+          break;
+        } catch (error) {
+          // Confirm a page-token rejection a few times before making the caller restart a partition:
+          // that restart costs many requests, a confirmation costs one.
+          if (!(error instanceof InvalidPageTokenError) || check >= pageTokenRetries) throw error;
+          counters.retries++;
+          log?.warn({ method: label.method, target: label.target, reason: 'page-token', status: error.status, check: check + 1 }, 'page token rejected; confirming');
+          await sleep(backoffDelayMs(check, policy));
+        }
+      }
       counters.responses++;
       return result as R;
     } catch (error) {

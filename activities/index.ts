@@ -42,7 +42,7 @@ export function createActivities(deps: ActivityDeps) {
           (checkpoint) => ctx.heartbeat(checkpoint && { pageToken: checkpoint.pageToken !== null, rows: checkpoint.rows, pages: checkpoint.pages }),
           () => ctx.heartbeat(),
         );
-      }, 5_000);
+      }, 3_000);
       try {
         const result = await sync.syncBatch(input);
         log.debug({ rows: result.rows, pages: result.pages, done: result.done }, 'batch committed');

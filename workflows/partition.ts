@@ -30,7 +30,7 @@ export const partitionProgressQuery = defineQuery<PartitionWorkflowResult>('prog
 
 const { syncBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '60 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

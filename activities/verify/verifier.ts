@@ -1,0 +1,88 @@
+import { endpoints } from '../api/endpoints/index.ts';
+import type { VerifyFinding, VerifyPort } from '../ports.ts';
+import type { StreamClient } from '../streams/streamDef.ts';
+import type { Warehouse } from '../warehouse/warehouse.ts';
+import { sqlFile } from '../warehouse/sqlFile.ts';
+import type { ResolvedConfig } from '../../worker/config.ts';
+import type { Logger } from '../../worker/logger.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+import { utxoBalanceFindings } from './utxoBalances.ts';
+
+export interface VerifierDeps {
+  warehouse: Warehouse;
+  client: StreamClient;
+  config: ResolvedConfig;
+  logger: Logger;
+}
+
+const list = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>) => string) => rows.map(fmt).join(', ');
+
+/**
+ * Completeness and consistency checks over the warehouse, some against the live API:
+ * unfinished partitions, gaps and broken parent links in block ranges, block txCount against the
+ * stored transactions, the stored head against the API head, and primary-network balances recomputed
+ * from stored UTXOs against the balances endpoint's snapshot.
+ */
+export function createVerifier(deps: VerifierDeps): VerifyPort {
+  const { warehouse, client, config } = deps;
+  const enabled = (streams: StreamName[] | undefined, name: StreamName) => (streams ?? config.streams).includes(name) && config.streams.includes(name);
+
+  async function blockChecks(findings: VerifyFinding[], streams: StreamName[] | undefined): Promise<void> {
+    if (!enabled(streams, 'evm.blocks')) return;
+    const ranges = await warehouse.query(sqlFile('verify/blockRanges.sql'));
+    const gaps = await warehouse.query(sqlFile('verify/blockGaps.sql'));
+    findings.push({
+      check: 'evm_blocks: no gaps',
+      ok: gaps.length === 0,
+      detail: gaps.length
+        ? `missing ${list(gaps, (g) => `${g.chain_id}:${g.gap_from}-${g.gap_to}`)}`
+        : ranges.length
+          ? list(ranges, (r) => `${r.chain_id}: blocks ${r.first_block}..${r.last_block} (${r.blocks})`)
+          : 'no blocks stored',
+    });
+    const links = await warehouse.query(sqlFile('verify/blockParentLinks.sql'));
+    findings.push({ check: 'evm_blocks: parent hashes link up', ok: links.length === 0, detail: links.length ? `broken at ${list(links, (l) => `${l.chain_id}:${l.block_number}`)}` : 'every adjacent pair links' });
+
+    for (const range of ranges) {
+      const chainId = String(range.chain_id);
+      try {
+        const head = await client.call(endpoints.evm.listBlocks, { chainId, pageSize: 1 });
+        const apiHead = head.blocks[0] ? BigInt(head.blocks[0].blockNumber) : 0n;
+        const stored = BigInt(range.last_block as bigint);
+        findings.push({
+          check: `evm_blocks ${chainId}: stored head against the API`,
+          ok: stored <= apiHead,
+          detail: `API head ${apiHead}, stored head ${stored}, ${apiHead - stored} block(s) behind`,
+        });
+      } catch (error) {
+        findings.push({ check: `evm_blocks ${chainId}: stored head against the API`, ok: false, detail: `API unreachable: ${(error as Error).message}` });
+      }
+    }
+
+    if (enabled(streams, 'evm.transactions')) {
+      const mismatched = await warehouse.query(sqlFile('verify/blockTxCounts.sql'));
+      findings.push({
+        check: 'evm_blocks.tx_count matches stored transactions',
+        ok: mismatched.length === 0,
+        detail: mismatched.length ? `differs at ${list(mismatched, (m) => `${m.chain_id}:${m.block_number} (${m.tx_count} vs ${m.stored_txs})`)}` : 'every covered block matches',
+      });
+    }
+  }
+
+  return {
+    async verify({ streams }) {
+      const findings: VerifyFinding[] = [];
+      const incomplete = await warehouse.query(sqlFile('verify/incompletePartitions.sql'));
+      const total = (await warehouse.listCheckpoints()).length;
+      findings.push({
+        check: 'partitions: every walk finished',
+        ok: incomplete.length === 0 && total > 0,
+        detail: total === 0 ? 'nothing synced yet' : incomplete.length ? `unfinished: ${list(incomplete, (p) => String(p.partition_id))}` : `${total} partitions complete`,
+      });
+      await blockChecks(findings, streams);
+      if (enabled(streams, 'pn.balances') && enabled(streams, 'pn.utxos')) findings.push(...(await utxoBalanceFindings(warehouse)));
+      deps.logger.info({ checks: findings.length, problems: findings.filter((f) => !f.ok).length }, 'verify finished');
+      return findings;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { WorldDescription } from '../simulator/index.ts';
+import { validateConfig, type PipelineConfig } from '../worker/config.ts';
+
+/** What the primary-network part of a world description offers for configs (read loosely). */
+interface PrimaryDescriptionLike {
+  networks?: { network: string; addresses?: string[]; nodeIds?: string[] }[];
+  addresses?: string[];
+  nodeIds?: string[];
+}
+
+/**
+ * A pipeline config that covers every stream of a simulated world: its EVM chains with sample
+ * addresses, contracts, transactions and NFTs, and the primary network with sample addresses and
+ * node ids. Validated by the same schema as a user's file.
+ */
+export function configForWorld(world: WorldDescription, base: { baseUrl: string; metricsUrl: string; dataDir: string; addressesPerChain?: number }): PipelineConfig {
+  const take = base.addressesPerChain ?? 3;
+  const primary = (world.primary ?? {}) as PrimaryDescriptionLike;
+  const mainnetPrimary = primary.networks?.find((n) => n.network === 'mainnet') ?? primary;
+  const raw = {
+    dataDir: base.dataDir,
+    api: { baseUrl: base.baseUrl, metricsUrl: base.metricsUrl, tier: 'pro', concurrency: 8, pageSize: 100 },
+    partitionConcurrency: 6,
+    networks: [
+      {
+        network: 'mainnet',
+        chains: ['p-chain', 'x-chain', 'c-chain'],
+        addresses: (mainnetPrimary.addresses ?? []).slice(0, take),
+        nodeIds: (mainnetPrimary.nodeIds ?? []).slice(0, take),
+        rewardsForDiscoveredValidators: false,
+      },
+    ],
+    evmChains: world.evm.chains
+      .filter((c) => c.network === 'mainnet')
+      .map((c) => ({
+        chainId: c.chainId,
+        addresses: world.evm.addresses.slice(0, take),
+        contracts: world.evm.contracts.filter((t) => t.chainId === c.chainId).map((t) => t.address),
+        transactions: world.evm.txHashes.filter((t) => t.chainId === c.chainId).map((t) => t.txHash),
+        nfts: world.evm.nfts.filter((n) => n.chainId === c.chainId).map((n) => ({ contract: n.address, tokenId: n.tokenId })),
+      })),
+  };
+  return validateConfig(raw, 'demo config');
+}

@@ -33,10 +33,11 @@ export async function walk(
   itemsKey: string,
   query: Record<string, string | number> = {},
   headers: Record<string, string> = {},
+  startToken?: string,
 ): Promise<{ items: unknown[]; pages: Record<string, unknown>[] }> {
   const items: unknown[] = [];
   const pages: Record<string, unknown>[] = [];
-  let token: string | undefined;
+  let token: string | undefined = startToken;
   for (let i = 0; i < 100_000; i++) {
     const res = await getJson(base + withQuery(path, { ...query, pageToken: token }), headers);
     if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${res.text}`);

@@ -1,0 +1,54 @@
+import type { StreamName } from '../../worker/streamNames.ts';
+import type { TableDef } from '../warehouse/tableDef.ts';
+import { evmAddressTransactions } from './evmAddressTransactions.ts';
+import { evmBlocks } from './evmBlocks.ts';
+import { evmErc1155Balances } from './evmErc1155Balances.ts';
+import { evmErc20Balances } from './evmErc20Balances.ts';
+import { evmErc721Balances } from './evmErc721Balances.ts';
+import { evmNativeBalances } from './evmNativeBalances.ts';
+import { evmNftTokens } from './evmNftTokens.ts';
+import { evmTokenTransfers } from './evmTokenTransfers.ts';
+import { evmTransactionDetails } from './evmTransactionDetails.ts';
+import { evmTransactions } from './evmTransactions.ts';
+import { metricsHolders } from './metricsHolders.ts';
+import { pnBalances } from './pnBalances.ts';
+import { pnPendingRewards } from './pnPendingRewards.ts';
+import { pnRewards } from './pnRewards.ts';
+import { pnTransactions } from './pnTransactions.ts';
+import { pnUtxos } from './pnUtxos.ts';
+import { pnValidators } from './pnValidators.ts';
+import { pnVertices } from './pnVertices.ts';
+import type { StreamDef } from './streamDef.ts';
+
+/** The stream catalog: every stream by name. The only source of table and column identifiers. */
+export const STREAMS: Record<StreamName, StreamDef<never>> = {
+  'evm.blocks': evmBlocks,
+  'evm.transactions': evmTransactions,
+  'evm.address_transactions': evmAddressTransactions,
+  'evm.token_transfers': evmTokenTransfers,
+  'evm.native_balances': evmNativeBalances,
+  'evm.erc20_balances': evmErc20Balances,
+  'evm.erc721_balances': evmErc721Balances,
+  'evm.erc1155_balances': evmErc1155Balances,
+  'evm.transaction_details': evmTransactionDetails,
+  'evm.nft_tokens': evmNftTokens,
+  'pn.transactions': pnTransactions,
+  'pn.utxos': pnUtxos,
+  'pn.balances': pnBalances,
+  'pn.validators': pnValidators,
+  'pn.rewards': pnRewards,
+  'pn.pending_rewards': pnPendingRewards,
+  'pn.vertices': pnVertices,
+  'metrics.holders': metricsHolders,
+} as unknown as Record<StreamName, StreamDef<never>>;
+
+/** Every table of every stream, once, in catalog order. */
+export function allTables(): TableDef[] {
+  const byName = new Map<string, TableDef>();
+  for (const stream of Object.values(STREAMS)) for (const t of stream.tables) if (!byName.has(t.name)) byName.set(t.name, t);
+  return [...byName.values()];
+}
+
+export function tableByName(name: string): TableDef | undefined {
+  return allTables().find((t) => t.name === name);
+}

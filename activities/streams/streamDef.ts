@@ -1,0 +1,63 @@
+import type { Endpoint } from '../api/endpoint.ts';
+import type { PartitionSpec, SyncMode } from '../sync/types.ts';
+import type { ResolvedConfig } from '../../worker/config.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+import type { Row, TableDef } from '../warehouse/tableDef.ts';
+
+/** What a stream needs from the Data API client: one validated call of one endpoint. */
+export interface StreamClient {
+  call<P, R>(endpoint: Endpoint<P, R>, params: P): Promise<R>;
+}
+
+/** One fetched page: its items, and the token of the next page (absent on the last). */
+export interface StreamPage<T = unknown> {
+  items: T[];
+  nextPageToken?: string;
+  /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
+  response?: unknown;
+}
+
+/** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
+export interface FetchState {
+  pageToken: string | null;
+  /** range streams: inclusive lower bound of this walk (block number or epoch seconds). */
+  from?: number;
+  pageSize: number;
+}
+
+/** Values every row of a batch is stamped with. */
+export interface NormalizeContext {
+  partition: PartitionSpec;
+  snapshotAt: number;
+  runId: string;
+}
+
+/** Derived inputs for partitions that depend on earlier results (node ids found by pn.validators). */
+export interface Discovered {
+  validatorNodeIds: Map<string, string[]>;
+}
+
+export interface StreamDef<T = unknown> {
+  name: StreamName;
+  /** The list or get endpoint walked, e.g. "GET /v1/chains/{chainId}/blocks". */
+  endpoint: string;
+  mode: SyncMode;
+  /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
+  modeOf?(partition: PartitionSpec): SyncMode;
+  /** Compute units one page costs. */
+  weight: number;
+  /** Every table the normalizer fills, parent first. */
+  tables: TableDef[];
+  /** Derived streams also plan partitions from discovered values (second wave of a pipeline run). */
+  takesDiscovered?: boolean;
+  /** Partitions from the config (and, for derived streams, from discovered values). */
+  partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  fetchPage(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<StreamPage<T>>;
+  /** Validated items -> rows per table name. */
+  normalize(page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]>;
+  /**
+   * descending-until-known and range: the item's position in the walk order (block number, height or
+   * epoch seconds), compared with the stored high-water mark.
+   */
+  orderKey?(item: T): number | null;
+}

@@ -1,0 +1,26 @@
+import type { ResolvedConfig } from '../../../worker/config.ts';
+import type { StreamName } from '../../../worker/streamNames.ts';
+import type { PartitionSpec } from '../../sync/types.ts';
+import { chunks, partitionId, setTag } from '../partitionIds.ts';
+
+/** Addresses per request: well under the GET limits, and one partition's walk stays short. */
+export const ADDRESSES_PER_PARTITION = 64;
+
+/** Partitions per (network, chain) over chunks of the network's address set (addresses go in one request). */
+export function addressSetPartitions(stream: StreamName, config: ResolvedConfig, chains?: readonly string[]): PartitionSpec[] {
+  return config.networks.flatMap((n) =>
+    n.addresses.length === 0
+      ? []
+      : n.chains
+          .filter((c) => !chains || chains.includes(c))
+          .flatMap((chain) =>
+            chunks(n.addresses, ADDRESSES_PER_PARTITION).map((set) => ({
+              stream,
+              id: partitionId(stream, n.network, chain, setTag('addrs', set)),
+              network: n.network,
+              chain,
+              params: { network: n.network, blockchainId: chain, addresses: set },
+            })),
+          ),
+  );
+}

@@ -1,0 +1,75 @@
+import type { Utxo } from '../../api/schemas/index.ts';
+import type { ColumnDef, Row } from '../../warehouse/tableDef.ts';
+import { assetAmount, assetAmountRow, col } from '../columns.ts';
+import { bool, huge, int, i64, json, str, strs, u64 } from '../values.ts';
+
+/** Every Utxo field (P-, X- and C-chain variants); `asset` flattened to asset_*; credentials as JSON. */
+export const utxoColumns: ColumnDef[] = [
+  col('utxo_id', 'VARCHAR'),
+  col('addresses', 'VARCHAR[]', 'owner addresses (LIST)'),
+  col('amount', 'HUGEINT', 'smallest unit (nAVAX for AVAX)'),
+  col('asset_id', 'VARCHAR', 'assetId'),
+  ...assetAmount('asset_').filter((c) => c.name !== 'asset_asset_id').map((c) => (c.name === 'asset_amount' ? { ...c, comment: 'asset.amount' } : c)),
+  col('tx_hash', 'VARCHAR', 'creating transaction'),
+  col('output_index', 'INTEGER'),
+  col('block_number', 'UBIGINT'),
+  col('block_timestamp', 'BIGINT', 'epoch seconds'),
+  col('created_on_chain_id', 'VARCHAR'),
+  col('consumed_on_chain_id', 'VARCHAR'),
+  col('consuming_tx_hash', 'VARCHAR', 'NULL while unspent'),
+  col('consuming_block_number', 'UBIGINT'),
+  col('consuming_block_timestamp', 'BIGINT'),
+  col('utxo_bytes', 'VARCHAR'),
+  col('platform_locktime', 'BIGINT'),
+  col('stakeable_locktime', 'BIGINT'),
+  col('staked', 'BOOLEAN'),
+  col('threshold', 'INTEGER'),
+  col('reward_type', 'VARCHAR', 'as sent (VALIDATOR, DELEGATOR, VALIDATOR_FEE, ...)'),
+  col('utxo_type', 'VARCHAR', 'as sent (STAKE, TRANSFER, transfer, mint, ...)'),
+  col('utxo_start_timestamp', 'BIGINT'),
+  col('utxo_end_timestamp', 'BIGINT'),
+  col('creation_tx_hash', 'VARCHAR', 'X-chain variant'),
+  col('consuming_tx_timestamp', 'BIGINT', 'X-chain variant'),
+  col('locktime', 'BIGINT', 'X-chain variant'),
+  col('timestamp', 'BIGINT', 'X-chain variant'),
+  col('group_id', 'INTEGER', 'X-chain variant'),
+  col('payload', 'VARCHAR', 'X-chain variant'),
+  col('credentials', 'JSON', 'X-chain variant: list of {signature, publicKey}'),
+];
+
+export function utxoRow(u: Utxo): Row {
+  const asset = assetAmountRow('asset_', u.asset);
+  delete asset.asset_asset_id;
+  return {
+    utxo_id: u.utxoId,
+    addresses: strs(u.addresses),
+    amount: huge(u.amount),
+    asset_id: str(u.assetId ?? u.asset?.assetId),
+    ...asset,
+    tx_hash: str(u.txHash),
+    output_index: int(u.outputIndex),
+    block_number: u64(u.blockNumber),
+    block_timestamp: i64(u.blockTimestamp),
+    created_on_chain_id: str(u.createdOnChainId),
+    consumed_on_chain_id: str(u.consumedOnChainId),
+    consuming_tx_hash: str(u.consumingTxHash),
+    consuming_block_number: u64(u.consumingBlockNumber),
+    consuming_block_timestamp: i64(u.consumingBlockTimestamp),
+    utxo_bytes: str(u.utxoBytes),
+    platform_locktime: i64(u.platformLocktime),
+    stakeable_locktime: i64(u.stakeableLocktime),
+    staked: bool(u.staked),
+    threshold: int(u.threshold),
+    reward_type: str(u.rewardType),
+    utxo_type: str(u.utxoType),
+    utxo_start_timestamp: i64(u.utxoStartTimestamp),
+    utxo_end_timestamp: i64(u.utxoEndTimestamp),
+    creation_tx_hash: str(u.creationTxHash),
+    consuming_tx_timestamp: i64(u.consumingTxTimestamp),
+    locktime: i64(u.locktime),
+    timestamp: i64(u.timestamp),
+    group_id: int(u.groupId),
+    payload: str(u.payload),
+    credentials: json(u.credentials),
+  };
+}

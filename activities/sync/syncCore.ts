@@ -1,0 +1,120 @@
+import { InvalidPageTokenError } from '../api/errors.ts';
+import { STREAMS } from '../streams/catalog.ts';
+import type { Discovered, StreamClient } from '../streams/streamDef.ts';
+import { rowsToArrow } from '../warehouse/arrowRows.ts';
+import type { TableBatch, Warehouse } from '../warehouse/warehouse.ts';
+import type { ResolvedConfig } from '../../worker/config.ts';
+import type { Logger } from '../../worker/logger.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './types.ts';
+import { advanceWalk, restartWalk, startWalk, type Walk } from './walk.ts';
+
+export interface SyncCoreDeps {
+  client: StreamClient;
+  warehouse: Warehouse;
+  config: ResolvedConfig;
+  logger: Logger;
+}
+
+export interface SyncCore {
+  planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]>;
+  syncBatch(input: BatchInput): Promise<BatchResult>;
+  readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
+}
+
+/** Node ids the validators stream has stored, per network (input of derived reward partitions). */
+async function discover(warehouse: Warehouse): Promise<Discovered> {
+  const rows = await warehouse.query('SELECT DISTINCT network, node_id FROM pn_validators ORDER BY network, node_id');
+  const validatorNodeIds = new Map<string, string[]>();
+  for (const r of rows) validatorNodeIds.set(String(r.network), [...(validatorNodeIds.get(String(r.network)) ?? []), String(r.node_id)]);
+  return { validatorNodeIds };
+}
+
+/**
+ * The sync core: plans partitions from the config and walks them a batch at a time. Each page is
+ * normalized to Arrow and committed with the partition's checkpoint in one transaction, so the
+ * checkpoint never runs ahead of (or behind) the rows. QuotaExhaustedError and other client errors
+ * propagate; an expired page token restarts the walk from its durable cursor.
+ */
+export function createSyncCore(deps: SyncCoreDeps): SyncCore {
+  const { client, warehouse, config, logger } = deps;
+
+  async function planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
+    const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
+    const discovered = input.discovered ? await discover(warehouse) : undefined;
+    const seen = new Set<string>();
+    const out: PartitionSpec[] = [];
+    for (const name of names) {
+      const stream = STREAMS[name];
+      // Derived partitions only come from streams that take discovered values.
+      if (discovered && !stream.takesDiscovered) continue;
+      for (const p of stream.partitions(config, discovered)) {
+        if (seen.has(p.id)) continue;
+        seen.add(p.id);
+        out.push(p);
+      }
+    }
+    return out;
+  }
+
+  async function syncBatch(input: BatchInput): Promise<BatchResult> {
+    const { partition } = input;
+    const stream = STREAMS[partition.stream];
+    if (!stream) throw new Error(`unknown stream ${partition.stream}`);
+    const mode = stream.modeOf?.(partition) ?? stream.mode;
+    const log = logger.child({ partition: partition.id, stream: partition.stream });
+    const previous = await warehouse.readCheckpoint(partition.id);
+    const rangeStart = Number(partition.params.startBlock ?? partition.params.startTimestamp ?? 0);
+    const start = startWalk(mode, previous, input, rangeStart);
+    if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
+
+    let walk: Walk = start.walk;
+    let totalRows = previous?.rows ?? 0;
+    let totalPages = previous?.pages ?? 0;
+    let pages = 0;
+    let rows = 0;
+    let restarts = 0;
+    const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
+    while (pages < Math.max(1, input.maxPages)) {
+      let page;
+      try {
+        page = await stream.fetchPage(client, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
+      } catch (error) {
+        // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
+        if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {
+          log.warn({ err: error.message }, 'page token rejected; restarting the walk from its cursor');
+          walk = restartWalk(walk);
+          continue;
+        }
+        throw error;
+      }
+      const byTable = stream.normalize(page as never, ctx);
+      const batches: TableBatch[] = [];
+      let pageRows = 0;
+      for (const table of stream.tables) {
+        const tableRows = byTable[table.name] ?? [];
+        pageRows += tableRows.length;
+        batches.push({ table, rows: rowsToArrow(table, tableRows) });
+      }
+      const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
+      const next = advanceWalk(mode, walk, keys, page.nextPageToken);
+      totalRows += pageRows;
+      totalPages += 1;
+      await warehouse.commitBatch(
+        batches,
+        { partitionId: partition.id, stream: partition.stream, pageToken: next.walk.pageToken, cursor: { ...next.walk.cursor }, rows: totalRows, pages: totalPages, complete: next.complete },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: 1, rows: pageRows, done: next.complete },
+      );
+      pages += 1;
+      rows += pageRows;
+      walk = next.walk;
+      if (next.complete) {
+        log.debug({ pages, rows }, 'walk complete');
+        return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+      }
+    }
+    return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+  }
+
+  return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
+}

@@ -1,0 +1,47 @@
+/**
+ * The shape of every warehouse table, declared once in TypeScript (activities/streams/) and rendered
+ * into the DDL in sql/schema/. The Arrow schema and the DuckDB staging types derive from it too, so
+ * the three can never drift apart (a test renders the DDL and compares it with the committed file).
+ */
+
+/** DuckDB column types used by the warehouse. Epoch-second timestamps stay BIGINT, as the API sends them. */
+export type ColumnType = 'VARCHAR' | 'JSON' | 'BIGINT' | 'UBIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'HUGEINT' | 'DECIMAL(38,0)' | 'VARCHAR[]';
+
+export interface ColumnDef {
+  name: string;
+  type: ColumnType;
+  comment?: string;
+}
+
+/** How rows of a page land in the table. */
+export type MergeKind =
+  /** Insert or replace by primary key. */
+  | 'upsert'
+  /** Slowly changing dimension type 2: a new row when `tracked` changes, the open row closed (valid_to). */
+  | 'scd2';
+
+export interface Scd2Spec {
+  /** Business key (primary key minus valid_from). */
+  key: string[];
+  /** Columns whose change opens a new version. */
+  tracked: string[];
+}
+
+/** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column for `date=`. */
+export interface ExportLayout {
+  partitionBy: string[];
+  dateFrom?: string;
+}
+
+export interface TableDef {
+  name: string;
+  comment: string;
+  columns: ColumnDef[];
+  primaryKey: string[];
+  merge: MergeKind;
+  scd2?: Scd2Spec;
+  export: ExportLayout;
+}
+
+export type CellValue = string | bigint | number | boolean | string[] | null;
+export type Row = Record<string, CellValue | undefined>;

@@ -1,0 +1,208 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { Table } from 'apache-arrow';
+import type { CheckpointView } from '../sync/types.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+import { applySchema } from './applySchema.ts';
+import { arrowColumnValues } from './arrowRows.ts';
+import { ident } from './identifier.ts';
+import { mergeStatements } from './mergeSql.ts';
+import { SerialQueue } from './serialQueue.ts';
+import { sqlFile } from './sqlFile.ts';
+import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
+import type { TableDef } from './tableDef.ts';
+
+/** Steps of a commit where a fault can be injected (tests) — the commit must be all-or-nothing across them. */
+export type CommitStep = 'before-begin' | 'after-begin' | `after-table:${string}` | 'before-checkpoint' | 'before-commit' | 'after-commit';
+export type FaultHook = (step: CommitStep) => void | Promise<void>;
+
+export interface TableBatch {
+  table: TableDef;
+  rows: Table;
+}
+
+/** The checkpoint to store with a batch: totals, not deltas (the caller read the previous one). */
+export interface CheckpointWrite {
+  partitionId: string;
+  stream: StreamName;
+  pageToken: string | null;
+  cursor: Record<string, unknown>;
+  rows: number;
+  pages: number;
+  complete: boolean;
+}
+
+/** Per-run bookkeeping written in the same transaction (deltas for this commit). */
+export interface RunRecord {
+  runId: string;
+  mode: string;
+  snapshotAt: number;
+  pages: number;
+  rows: number;
+  done: boolean;
+}
+
+export interface OpenOptions {
+  faultHook?: FaultHook;
+}
+
+const CHUNK_ROWS = 2048;
+
+/**
+ * One DuckDB file, owned by one process. Writes go through one connection, one transaction at a time
+ * (SerialQueue); reads use a second connection and so only ever see committed data.
+ */
+export class Warehouse {
+  /** Injected by tests to abort a commit at a given step. */
+  faultHook: FaultHook | undefined;
+  private readonly queue = new SerialQueue();
+  private readonly staged = new Set<string>();
+
+  private constructor(
+    readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    private readonly reader: DuckDBConnection,
+    options: OpenOptions,
+  ) {
+    this.faultHook = options.faultHook;
+  }
+
+  static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const instance = await DuckDBInstance.create(path);
+    const writer = await instance.connect();
+    await applySchema(writer);
+    const reader = await instance.connect();
+    return new Warehouse(path, instance, writer, reader, options);
+  }
+
+  private async fault(step: CommitStep): Promise<void> {
+    if (this.faultHook) await this.faultHook(step);
+  }
+
+  private async stageTable(def: TableDef): Promise<string> {
+    const stage = `_stage_${def.name}`;
+    if (!this.staged.has(stage)) {
+      const cols = def.columns.map((c) => `${ident(c.name)} ${stagingSqlType(c.type)}`).join(', ');
+      await this.writer.run(`CREATE OR REPLACE TEMP TABLE ${ident(stage)} (${cols})`);
+      this.staged.add(stage);
+    }
+    return stage;
+  }
+
+  private async appendArrow(def: TableDef, stage: string, rows: Table): Promise<void> {
+    const types = def.columns.map((c) => stagingDuckDBType(c.type));
+    const columns = def.columns.map((c) => {
+      const values = arrowColumnValues(rows, c.name, c.type);
+      return c.type === 'VARCHAR[]' ? values.map((v) => (v === null ? null : listValue(v as string[]))) : values;
+    }) as DuckDBValue[][];
+    const appender = await this.writer.createAppender(stage, 'main', 'temp');
+    try {
+      for (let start = 0; start < rows.numRows; start += CHUNK_ROWS) {
+        const end = Math.min(rows.numRows, start + CHUNK_ROWS);
+        const chunk = DuckDBDataChunk.create(types, end - start);
+        chunk.setColumns(columns.map((col) => col.slice(start, end)));
+        appender.appendDataChunk(chunk);
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+  }
+
+  /**
+   * Upserts every table's rows and writes the partition checkpoint in ONE transaction: after a crash
+   * or an error at any step, either all of it is visible or none of it.
+   */
+  commitBatch(tables: TableBatch[], checkpoint: CheckpointWrite, run?: RunRecord): Promise<void> {
+    return this.queue.run(async () => {
+      await this.fault('before-begin');
+      const stages = new Map<string, string>();
+      for (const { table } of tables) stages.set(table.name, await this.stageTable(table));
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        await this.fault('after-begin');
+        for (const { table, rows } of tables) {
+          if (rows.numRows === 0) continue;
+          const stage = stages.get(table.name)!;
+          await this.appendArrow(table, stage, rows);
+          for (const statement of mergeStatements(table, stage)) await this.writer.run(statement);
+          await this.writer.run(`DELETE FROM ${ident(stage)}`);
+          await this.fault(`after-table:${table.name}`);
+        }
+        await this.fault('before-checkpoint');
+        await this.writer.run(sqlFile('ops/upsertCheckpoint.sql'), [
+          checkpoint.partitionId,
+          checkpoint.stream,
+          checkpoint.pageToken,
+          JSON.stringify(checkpoint.cursor),
+          checkpoint.rows,
+          checkpoint.pages,
+          checkpoint.complete,
+        ]);
+        if (run) {
+          await this.writer.run(sqlFile('ops/recordSyncRun.sql'), [run.runId, checkpoint.partitionId, checkpoint.stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
+        }
+        await this.fault('before-commit');
+        await this.writer.run('COMMIT');
+      } catch (error) {
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await this.fault('after-commit');
+    });
+  }
+
+  async readCheckpoint(partitionId: string): Promise<CheckpointView | undefined> {
+    const [row] = await this.query(sqlFile('ops/readCheckpoint.sql'), [partitionId]);
+    return row ? toCheckpointView(row) : undefined;
+  }
+
+  async listCheckpoints(): Promise<CheckpointView[]> {
+    return (await this.query(sqlFile('ops/listCheckpoints.sql'))).map(toCheckpointView);
+  }
+
+  /** Reads committed data (bound parameters only). 64-bit and larger integers come back as bigint. */
+  async query(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
+    const reader = await this.reader.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS() as Record<string, unknown>[];
+  }
+
+  /** Runs statements on the writer connection, serialized with commits (exports, maintenance). */
+  withWriter<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.queue.run(() => fn(this.writer));
+  }
+
+  /** A fresh connection for long reads (export) that must not hold up the shared reader. */
+  connect(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.run(async () => {
+      this.writer.closeSync();
+      this.reader.closeSync();
+      this.instance.closeSync();
+    });
+  }
+}
+
+function toCheckpointView(row: Record<string, unknown>): CheckpointView {
+  return {
+    partitionId: String(row.partition_id),
+    stream: row.stream as StreamName,
+    pageToken: (row.page_token as string | null) ?? null,
+    cursor: JSON.parse(String(row.cursor)) as Record<string, unknown>,
+    rows: Number(row.rows),
+    pages: Number(row.pages),
+    complete: Boolean(row.complete),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+/** Opens (creating if needed) the warehouse file and applies the schema. */
+export function openWarehouse(path: string, options: OpenOptions = {}): Promise<Warehouse> {
+  return Warehouse.open(path, options);
+}

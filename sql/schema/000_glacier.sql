@@ -1,0 +1,38 @@
+-- Bookkeeping tables of the pipeline itself. Idempotent: applied at every open.
+
+CREATE TABLE IF NOT EXISTS _glacier_checkpoints (
+  partition_id VARCHAR PRIMARY KEY,
+  stream       VARCHAR NOT NULL,
+  page_token   VARCHAR,
+  cursor       JSON NOT NULL,
+  rows         BIGINT NOT NULL,
+  pages        BIGINT NOT NULL,
+  complete     BOOLEAN NOT NULL,
+  updated_at   TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE _glacier_checkpoints IS 'Durable position of each partition walk; written in the same transaction as the rows it covers. page_token: next page of the current walk (NULL = start of a walk or walk complete). cursor: stream-specific state (high-water marks, walk top, range end, snapshot run). rows/pages: totals over all walks.';
+
+CREATE TABLE IF NOT EXISTS _glacier_sync_runs (
+  run_id       VARCHAR NOT NULL,
+  partition_id VARCHAR NOT NULL,
+  stream       VARCHAR NOT NULL,
+  mode         VARCHAR NOT NULL,
+  snapshot_at  BIGINT NOT NULL,
+  started_at   TIMESTAMPTZ NOT NULL,
+  updated_at   TIMESTAMPTZ NOT NULL,
+  pages        BIGINT NOT NULL,
+  rows         BIGINT NOT NULL,
+  done         BOOLEAN NOT NULL,
+  PRIMARY KEY (run_id, partition_id)
+);
+COMMENT ON TABLE _glacier_sync_runs IS 'One row per (pipeline run, partition): pages and rows committed by that run, and whether its walk finished. Written with the checkpoint.';
+
+CREATE TABLE IF NOT EXISTS _glacier_exports (
+  table_name    VARCHAR NOT NULL,
+  partition_path VARCHAR NOT NULL,
+  fingerprint   VARCHAR NOT NULL,
+  rows          BIGINT NOT NULL,
+  exported_at   TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (table_name, partition_path)
+);
+COMMENT ON TABLE _glacier_exports IS 'Parquet export state: one row per written hive partition with the fingerprint (row count + hash) of its rows, so an export rewrites only partitions whose rows changed.';

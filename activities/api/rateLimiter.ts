@@ -139,9 +139,10 @@ export class RateLimiter {
     // Headers from a request of an older window describe that window: ignore their remaining.
     if (current && headers.remaining !== undefined) {
       const serverSpent = bucket.limit - headers.remaining;
-      // The server counted more than we reserved (another process on this key, or a window guess that
-      // was off): adopt its count plus what we still have in flight. Never raise the estimate from headers.
-      if (serverSpent + bucket.inFlight > bucket.spent) bucket.spent = serverSpent + bucket.inFlight;
+      // The server counted more than we ever sent in this window (another process on this key, or a
+      // window guess that was off): adopt its count plus what we still have in flight. In the normal
+      // case the server has counted at most what we sent, and our own reservations stay the truth.
+      if (serverSpent > bucket.spent) bucket.spent = serverSpent + bucket.inFlight;
     }
     this.pump();
   }

@@ -30,16 +30,18 @@ describe('Data API client over HTTP (scripted server)', () => {
   });
 
   it('retries 5xx, connection resets, truncated bodies and timeouts, then returns the page', async () => {
-    const server = await serve((_req, res, i) => {
+    const server = await serve((_req, res, i): void => {
       if (i === 0) return json(res, 500, { message: 'boom', statusCode: 500, error: 'Internal Server Error' });
       if (i === 1) return json(res, 503, { message: 'busy' });
       if (i === 2) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
-        return res.write('{"blocks":[', () => res.destroy());
+        res.write('{"blocks":[', () => res.destroy());
+        return;
       }
       if (i === 3) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"blocks":[{"blockHash":"0x1"');
+        res.end('{"blocks":[{"blockHash":"0x1"');
+        return;
       }
       if (i === 4) return void setTimeout(() => json(res, 200, blocksPage(1)), 400);
       json(res, 200, blocksPage(2));

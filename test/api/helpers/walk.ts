@@ -1,8 +1,15 @@
-import type { DataApiClient, ListEndpoint, PageParams, PagesOptions } from '../../../activities/api/index.ts';
+import type { DataApiClient, PagesOptions } from '../../../activities/api/index.ts';
+import type { BuiltRequest } from '../../../activities/api/endpoint.ts';
 import { InvalidPageTokenError } from '../../../activities/api/index.ts';
 import type { Simulator } from '../../../simulator/index.ts';
 
-type AnyList = ListEndpoint<PageParams, { [k: string]: readonly unknown[] } & { nextPageToken?: string | null }, string>;
+/** Any list endpoint, whatever its parameter and response types (tests walk them generically). */
+export interface AnyList {
+  method: 'GET' | 'POST';
+  listKey: string;
+  schema: { parse(value: unknown): unknown };
+  build(params: never): BuiltRequest;
+}
 
 /**
  * A full walk of one list, as the sync core does it: if the server rejects a page token for good,
@@ -12,7 +19,7 @@ export async function walkAll(client: DataApiClient, endpoint: AnyList, params: 
   for (let restarts = 0; restarts < 20; restarts++) {
     const items: unknown[] = [];
     try {
-      for await (const page of client.pages(endpoint, params, options)) items.push(...page.items);
+      for await (const page of client.pages(endpoint as never, params as never, options)) items.push(...(page.items as unknown[]));
       return { items, restarts };
     } catch (error) {
       if (!(error instanceof InvalidPageTokenError)) throw error;
@@ -23,7 +30,7 @@ export async function walkAll(client: DataApiClient, endpoint: AnyList, params: 
 
 /** The simulator's ground truth for the same list and filters, validated by the client's own schema. */
 export async function truthOf(sim: Simulator, endpoint: AnyList, params: Record<string, unknown>): Promise<unknown[]> {
-  const built = endpoint.build(params as PageParams);
+  const built = endpoint.build(params as never);
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(built.query)) if (v !== undefined && k !== 'pageSize' && k !== 'pageToken') query[k] = Array.isArray(v) ? v.join(',') : String(v);
   const raw = await sim.groundTruth(endpoint.method, built.path, query, built.body);

@@ -1,4 +1,4 @@
-import { Decimal, Table, makeData, makeVector, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import { Decimal, RecordBatch, Struct, Table, makeData, makeVector, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import { arrowSchema, arrowType } from './arrowSchema.ts';
 import type { CellValue, ColumnType, Row, TableDef } from './tableDef.ts';
 
@@ -47,9 +47,10 @@ export function rowsToArrow(def: TableDef, rows: readonly Row[]): Table {
     columns[column.name] =
       column.type === 'HUGEINT' || column.type === 'DECIMAL(38,0)' ? decimalVector(values) : (vectorFromArray as (v: unknown[], t: DataType) => Vector)(values, arrowType(column.type));
   }
-  const table = new Table(columns);
-  // Keep the declared nullability and field order even when built from vectors.
-  return new Table(schema, table.batches);
+  // One record batch with the declared schema (field order and nullability), built from the column data.
+  const children = def.columns.map((c) => columns[c.name].data[0]);
+  const data = makeData({ type: new Struct(schema.fields), length: unique.length, nullCount: 0, children });
+  return new Table([new RecordBatch(schema, data)]);
 }
 
 function decimalValues(vector: Vector): (bigint | null)[] {

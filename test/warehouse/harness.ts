@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDataApiClient } from '../../activities/api/index.ts';
+import { createSyncCore, type SyncCore } from '../../activities/sync/index.ts';
+import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
+import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
+import { resolveConfig, validateConfig, type ResolvedConfig } from '../../worker/config.ts';
+import { createLogger } from '../../worker/logger.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
+
+/** A real simulator over HTTP, a real client, a real DuckDB file in a temp dir, and the sync core over them. */
+export interface Harness {
+  sim: Simulator;
+  dir: string;
+  warehouse: Warehouse;
+  config: ResolvedConfig;
+  core: SyncCore;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> }): Promise<Harness> {
+  const sim = await startSimulator({ seed: 7, size: 'tiny', ...options.sim });
+  const dir = mkdtempSync(join(tmpdir(), 'glacier-wh-'));
+  const raw = { dataDir: dir, ...options.config(sim), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, pageSize: 25, tier: 'pro' } };
+  const config = resolveConfig(validateConfig(raw), {});
+  const logger = createLogger({ level: 'silent' });
+  const client = createDataApiClient({
+    baseUrl: sim.baseUrl,
+    metricsUrl: sim.metricsUrl,
+    tier: 'pro',
+    concurrency: 4,
+    logger,
+    // The simulator runs without rate limits here; keep the client-side limiter out of the way too.
+    rateLimitOverride: { perWindow: 1e9, perDay: 1e12, metrics: { perWindow: 1e9, perDay: 1e12 } },
+  });
+  const warehouse = await openWarehouse(join(dir, 'warehouse.duckdb'));
+  const core = createSyncCore({ client, warehouse, config, logger });
+  return {
+    sim,
+    dir,
+    warehouse,
+    config,
+    core,
+    async close() {
+      await warehouse.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs batches until the partition's walk is done; returns pages fetched. */
+export async function drain(core: SyncCore, partition: PartitionSpec, run: Partial<Omit<BatchInput, 'partition'>> = {}): Promise<number> {
+  let pages = 0;
+  for (let i = 0; i < 10_000; i++) {
+    const result = await core.syncBatch({ partition, maxPages: 4, mode: 'sync', runId: 'run-1', snapshotAt: 1_800_000_000, ...run });
+    pages += result.pages;
+    if (result.done) return pages;
+  }
+  throw new Error(`partition ${partition.id} never finished`);
+}
+
+export async function drainAll(h: Harness, streams: string[], run: Partial<Omit<BatchInput, 'partition'>> = {}): Promise<PartitionSpec[]> {
+  const partitions = await h.core.planPartitions({ streams: streams as never });
+  for (const p of partitions) await drain(h.core, p, run);
+  return partitions;
+}
+
+/** Ground truth items of a list or get endpoint, as the simulator's world has them. */
+export async function truth(sim: Simulator, path: string, query: Record<string, string> = {}, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<Record<string, unknown>[]> {
+  return (await sim.groundTruth(method, path, query, body)) as Record<string, unknown>[];
+}
+
+export const sorted = <T>(xs: T[]) => [...xs].sort();

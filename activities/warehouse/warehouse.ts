@@ -125,11 +125,12 @@ export class Warehouse {
       try {
         await this.fault('after-begin');
         for (const { table, rows } of tables) {
-          if (rows.numRows === 0) continue;
-          const stage = stages.get(table.name)!;
-          await this.appendArrow(table, stage, rows);
-          for (const statement of mergeStatements(table, stage)) await this.writer.run(statement);
-          await this.writer.run(`DELETE FROM ${ident(stage)}`);
+          if (rows.numRows > 0) {
+            const stage = stages.get(table.name)!;
+            await this.appendArrow(table, stage, rows);
+            for (const statement of mergeStatements(table, stage)) await this.writer.run(statement);
+            await this.writer.run(`DELETE FROM ${ident(stage)}`);
+          }
           await this.fault(`after-table:${table.name}`);
         }
         await this.fault('before-checkpoint');

@@ -41,6 +41,7 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
       address,
       namespace: config.temporal.namespace,
       taskQueue,
+      logger,
       activities: createActivities(runtime.deps),
       workflowBundlePath: options.workflowBundlePath,
     });

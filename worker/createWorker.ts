@@ -1,14 +1,29 @@
 import { NativeConnection, Worker, Runtime, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { workflowsPath } from './workflowsPath.ts';
+import { createLogger, type Logger } from './logger.ts';
 
 let runtimeInstalled = false;
 
-/** Keeps the SDK's own log lines at warn so they do not drown the pipeline's structured logs. */
-export function installQuietRuntime(): void {
+/**
+ * Routes the SDK's own log lines into our pino logger (one JSON line each, same redaction) at
+ * warn and above. Activity failures the pipeline handles (quota pauses, retried 5xx) are logged by
+ * the activity layer with context; the SDK's copy would only repeat them, so they go to debug.
+ */
+export function installQuietRuntime(logger?: Logger): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const sdkLogger = (logger ?? createLogger()).child({ component: 'temporal-sdk' });
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({
+      logger: new DefaultLogger('WARN', (entry) => {
+        const { error, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
+        const fields = { ...meta, err: error instanceof Error ? { message: error.message } : error };
+        const repeated = entry.message === 'Activity failed' || entry.message === 'Workflow failed';
+        if (repeated) sdkLogger.debug(fields, entry.message);
+        else if (entry.level === 'ERROR') sdkLogger.error(fields, entry.message);
+        else sdkLogger.warn(fields, entry.message);
+      }),
+    });
   } catch {
     // Already installed by another part of the process: keep that one.
   }
@@ -23,10 +38,11 @@ export interface CreateWorkerOptions {
   workflowBundlePath?: string;
   maxConcurrentActivityTaskExecutions?: number;
   extra?: Partial<WorkerOptions>;
+  logger?: Logger;
 }
 
 export async function createWorker(options: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installQuietRuntime();
+  installQuietRuntime(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,

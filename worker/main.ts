@@ -1,28 +1,31 @@
-import { join } from 'node:path';
 import { createActivities } from '../activities/index.ts';
 import { createWorker } from './createWorker.ts';
 import { DevServer } from './devServer.ts';
 import { createLogger } from './logger.ts';
+import { temporalStateDir } from './paths.ts';
+import { buildRuntime } from './runtime.ts';
 import type { ResolvedConfig } from './config.ts';
 
 /**
  * Worker process entry: connects to TEMPORAL_ADDRESS, or starts the embedded dev server with its
- * state under the data directory, and runs until SIGINT/SIGTERM.
+ * state under the data directory, and runs until SIGINT/SIGTERM. This process owns the DuckDB file.
  */
 export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
   const logger = createLogger({ base: { component: 'worker' } });
   let server: DevServer | undefined;
   let address = config.temporalAddress;
   if (!address) {
-    server = await new DevServer({ dataDir: join(config.dataDir, 'temporal') }).start();
+    server = await new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
     address = server.address;
     logger.info({ address, ui: server.uiUrl }, 'embedded temporal dev server started');
   }
+  const runtime = await buildRuntime(config, logger);
   const { worker, connection } = await createWorker({
     address,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities({ logger }),
+    logger,
+    activities: createActivities(runtime.deps),
   });
   const stop = () => worker.shutdown();
   process.once('SIGINT', stop);
@@ -32,6 +35,7 @@ export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
     await worker.run();
   } finally {
     await connection.close();
+    await runtime.close();
     await server?.stop();
   }
 }

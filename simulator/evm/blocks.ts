@@ -8,12 +8,12 @@ export function blockJson(model: EvmChainModel, txs: TxModel, b: number): Record
   const { chain } = model;
   const first = chain.txsBefore(b);
   const count = chain.txCount(b);
-  let gasUsed = 0n;
+  let gasUsed = 0;
   let fees = 0n;
   for (let g = first; g < first + count; g++) {
-    const gas = txs.gas(g);
+    const gas = txs.gas(g, b);
     gasUsed += gas.gasUsed;
-    fees += gas.gasUsed * gas.gasPrice;
+    fees += BigInt(gas.gasUsed) * BigInt(gas.gasPrice);
   }
   return {
     chainId: chain.chainId,

@@ -1,5 +1,5 @@
 import { cb58Encode } from '../world/ids.ts';
-import { hash32, hexBytes, intIn, randomBytes, stringHash } from '../world/hash.ts';
+import { fmix32, hash32, hex32, hexBytes, intIn, randomBytes, stringHash } from '../world/hash.ts';
 import type { WorldSize } from '../world/size.ts';
 
 /** Hash domains, so different kinds of value never share hash inputs. */
@@ -44,6 +44,7 @@ export interface TxLocation {
 
 /** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
 const TIP_TIME = 1_763_000_000;
+const HASH_CACHE = 4096;
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
@@ -57,6 +58,8 @@ export class EvmChain {
   readonly baseHeight: number;
   readonly m: number;
   private readonly t0: number;
+  private readonly hashCacheKey = new Float64Array(HASH_CACHE).fill(-1);
+  private readonly hashCache: string[] = new Array<string>(HASH_CACHE).fill('');
 
   constructor(readonly spec: EvmChainSpec, seed: number, size: WorldSize, private readonly steps: () => number) {
     this.domain = hash32(seed, stringHash(spec.chainId));
@@ -113,7 +116,14 @@ export class EvmChain {
   }
 
   blockHash(b: number): string {
-    return b < 0 ? '0x' + '0'.repeat(64) : '0x' + hexBytes(32, this.domain, K.blockHash, b);
+    if (b < 0) return '0x' + '0'.repeat(64);
+    // Direct-mapped cache: a page touches each block's hash several times (own, parent, its txs).
+    const slot = b & (HASH_CACHE - 1);
+    if (this.hashCacheKey[slot] === b) return this.hashCache[slot];
+    const h = '0x' + hexBytes(32, this.domain, K.blockHash, b);
+    this.hashCacheKey[slot] = b;
+    this.hashCache[slot] = h;
+    return h;
   }
 
   /** First block whose timestamp is >= ts (clamped to [0, height]). */
@@ -131,27 +141,21 @@ export class EvmChain {
    */
   txHash(g: number): string {
     const r = hexBytes(24, this.domain, K.txHash, g);
+    const m = stringHash(r);
     const hi = Math.floor(g / 4294967296);
     const lo = g >>> 0;
-    const mHi = hash32(this.domain, K.txMask, parseInt(r.slice(0, 8), 16), 1);
-    const mLo = hash32(this.domain, K.txMask, parseInt(r.slice(8, 16), 16), 2);
-    return '0x' + r + hex8((hi ^ mHi) >>> 0) + hex8((lo ^ mLo) >>> 0);
+    return '0x' + r + hex32((hi ^ fmix32((m ^ 1) >>> 0)) >>> 0) + hex32((lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
   }
 
   /** Global tx index of a hash of this chain, or null (also null for txs beyond the tip). */
   txIndexOf(hash: string): number | null {
     if (!/^0x[0-9a-f]{64}$/.test(hash)) return null;
     const r = hash.slice(2, 50);
-    const mHi = hash32(this.domain, K.txMask, parseInt(r.slice(0, 8), 16), 1);
-    const mLo = hash32(this.domain, K.txMask, parseInt(r.slice(8, 16), 16), 2);
-    const hi = (parseInt(hash.slice(50, 58), 16) ^ mHi) >>> 0;
-    const lo = (parseInt(hash.slice(58, 66), 16) ^ mLo) >>> 0;
+    const m = stringHash(r);
+    const hi = (parseInt(hash.slice(50, 58), 16) ^ fmix32((m ^ 1) >>> 0)) >>> 0;
+    const lo = (parseInt(hash.slice(58, 66), 16) ^ fmix32((m ^ 2) >>> 0)) >>> 0;
     const g = hi * 4294967296 + lo;
     if (g >= this.totalTxs() || hexBytes(24, this.domain, K.txHash, g) !== r) return null;
     return g;
   }
-}
-
-function hex8(n: number): string {
-  return n.toString(16).padStart(8, '0');
 }

@@ -2,7 +2,7 @@ import { hash32, hexBytes, intIn, unit } from '../world/hash.ts';
 import { K } from './chain.ts';
 import type { EvmChainModel } from './chainModel.ts';
 
-const GWEI = 1_000_000_000n;
+const GWEI = 1_000_000_000;
 const TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', methodName: 'transfer(address,uint256)' };
 const SAFE_TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0x42842e0e', methodName: 'safeTransferFrom(address,address,uint256)' };
 const NATIVE_METHOD = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: '' };
@@ -40,12 +40,14 @@ export class TxModel {
     return this.failResidue;
   }
 
-  nativeValue(g: number): bigint {
+  /** Native value as a decimal string (strings are built directly: this is a hot path). */
+  nativeValue(g: number): string {
     const d = this.model.chain.domain;
-    if (this.model.calledToken(g) >= 0) return 0n;
+    if (this.model.calledToken(g) >= 0) return '0';
     // A few native values above 2^128 exercise lossless uint256 handling.
-    if (unit(d, K.value, g, 9) < 0.01) return (1n << 129n) + BigInt(hash32(d, K.value, g, 10));
-    return BigInt(intIn(1, 50_000, d, K.value, g, 11)) * 10n ** 14n + BigInt(hash32(d, K.value, g, 12));
+    if (unit(d, K.value, g, 9) < 0.01) return String((1n << 129n) + BigInt(hash32(d, K.value, g, 10)));
+    // a * 10^14 + h with h < 2^32 < 10^14: exact without BigInt.
+    return String(intIn(1, 50_000, d, K.value, g, 11)) + String(hash32(d, K.value, g, 12)).padStart(14, '0');
   }
 
   addressInfo(slot: number): EvmAddressInfo {
@@ -55,18 +57,19 @@ export class TxModel {
     return { address: t.address, name: t.name, symbol: t.symbol, decimals: t.decimals, logoUri: t.logoUri };
   }
 
-  gas(g: number): { gasLimit: bigint; gasUsed: bigint; gasPrice: bigint; maxFee: bigint; maxPriority: bigint } {
+  /** Gas fields in wei / gas units; all below 2^53, so plain numbers. */
+  gas(g: number, block = this.model.chain.locate(g).block): { gasLimit: number; gasUsed: number; gasPrice: number; maxFee: number; maxPriority: number } {
     const d = this.model.chain.domain;
     const call = this.model.calledToken(g) >= 0;
-    const gasLimit = call ? BigInt(intIn(60_000, 300_000, d, K.gas, g, 1)) : 21_000n;
-    const gasUsed = call ? (gasLimit * BigInt(intIn(60, 95, d, K.gas, g, 2))) / 100n : 21_000n;
-    const maxPriority = BigInt(intIn(0, 3, d, K.gas, g, 3)) * GWEI;
-    const gasPrice = this.baseFee(this.model.chain.locate(g).block) + maxPriority;
-    return { gasLimit, gasUsed, gasPrice, maxFee: gasPrice + 10n * GWEI, maxPriority };
+    const gasLimit = call ? intIn(60_000, 300_000, d, K.gas, g, 1) : 21_000;
+    const gasUsed = call ? Math.floor((gasLimit * intIn(60, 95, d, K.gas, g, 2)) / 100) : 21_000;
+    const maxPriority = intIn(0, 3, d, K.gas, g, 3) * GWEI;
+    const gasPrice = this.baseFee(block) + maxPriority;
+    return { gasLimit, gasUsed, gasPrice, maxFee: gasPrice + 10 * GWEI, maxPriority };
   }
 
-  baseFee(block: number): bigint {
-    return 25n * GWEI + BigInt(hash32(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
+  baseFee(block: number): number {
+    return 25 * GWEI + (hash32(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
   }
 
   /** NativeTransaction of the interface. */
@@ -74,7 +77,7 @@ export class TxModel {
     const { chain, pool } = this.model;
     const { block, index } = chain.locate(g);
     const t = this.model.calledToken(g);
-    const gas = this.gas(g);
+    const gas = this.gas(g, block);
     const method = t < 0 ? NATIVE_METHOD : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD : SAFE_TRANSFER_METHOD;
     return {
       blockNumber: String(block),
@@ -92,7 +95,7 @@ export class TxModel {
       from: this.addressInfo(pool.fromSlot(g)),
       to: this.addressInfo(pool.toSlot(g)),
       method,
-      value: String(this.nativeValue(g)),
+      value: this.nativeValue(g),
     };
   }
 

@@ -125,8 +125,10 @@ export class Dispatcher {
       res.end(json.slice(0, Math.floor(json.length / 2)));
       return;
     }
-    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-    res.end(json);
+    // Encode once: the buffer gives both the length and the bytes to write.
+    const buf = Buffer.from(json, 'utf8');
+    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': buf.length });
+    res.end(buf);
   }
 }
 

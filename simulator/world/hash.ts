@@ -13,16 +13,25 @@ export function fmix32(h: number): number {
   return h >>> 0;
 }
 
-/** Hash of up to a few integers (each may be up to 2^53) into an unsigned 32-bit value. */
+/** Hash of a few integers (each may be up to 2^53) into an unsigned 32-bit value (murmur3-style). */
 export function hash32(...parts: number[]): number {
   let h = 0x9e3779b9;
-  for (const p of parts) {
-    const lo = p >>> 0;
-    const hi = Math.floor(p / 4294967296) >>> 0;
-    h = fmix32(h ^ lo) + 0x7f4a7c15;
-    h = fmix32(h ^ hi) + 0x165667b1;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    h = mixIn(h, p >>> 0);
+    // The high word only matters for values >= 2^32, which are rare: skip it otherwise.
+    if (p >= 4294967296) h = mixIn(h, Math.floor(p / 4294967296) >>> 0);
   }
-  return fmix32(h);
+  return fmix32((h ^ parts.length) >>> 0);
+}
+
+function mixIn(h: number, k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, 0x1b873593);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
 /** Uniform float in [0, 1). */
@@ -37,23 +46,37 @@ export function intIn(lo: number, hi: number, ...parts: number[]): number {
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** `bytes` pseudo-random bytes as lower-case hex (no prefix). */
+/** 8 lower-case hex chars of a 32-bit word, byte order little-endian (table lookups, no toString). */
+function wordHex(w: number): string {
+  return HEX[w & 0xff] + HEX[(w >>> 8) & 0xff] + HEX[(w >>> 16) & 0xff] + HEX[w >>> 24];
+}
+
+/** 8 lower-case hex chars of a 32-bit word, big-endian (reads like toString(16) padded). */
+export function hex32(w: number): string {
+  return HEX[w >>> 24] + HEX[(w >>> 16) & 0xff] + HEX[(w >>> 8) & 0xff] + HEX[w & 0xff];
+}
+
+/**
+ * `bytes` pseudo-random bytes as lower-case hex (no prefix). The parts are hashed once; each
+ * further word is one finalizer step, which keeps ids (32-byte hashes) cheap on hot paths.
+ */
 export function hexBytes(bytes: number, ...parts: number[]): string {
+  const base = hash32(...parts);
   let out = '';
-  let word = 0;
-  for (let i = 0; i < bytes; i++) {
-    if ((i & 3) === 0) word = hash32(...parts, i >>> 2);
-    out += HEX[(word >>> ((i & 3) * 8)) & 0xff];
-  }
+  const words = bytes >>> 2;
+  for (let i = 0; i < words; i++) out += wordHex(fmix32((base ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0));
+  const rest = bytes & 3;
+  if (rest) out += wordHex(fmix32((base ^ Math.imul(words + 1, 0x9e3779b9)) >>> 0)).slice(0, rest * 2);
   return out;
 }
 
 /** Pseudo-random bytes as a Uint8Array (for cb58 / bech32 ids). */
 export function randomBytes(bytes: number, ...parts: number[]): Uint8Array {
   const out = new Uint8Array(bytes);
+  const base = hash32(...parts);
   let word = 0;
   for (let i = 0; i < bytes; i++) {
-    if ((i & 3) === 0) word = hash32(...parts, i >>> 2);
+    if ((i & 3) === 0) word = fmix32((base ^ Math.imul((i >>> 2) + 1, 0x9e3779b9)) >>> 0);
     out[i] = (word >>> ((i & 3) * 8)) & 0xff;
   }
   return out;

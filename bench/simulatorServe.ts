@@ -1,0 +1,23 @@
+/**
+ * Child process of bench/simulatorThroughput.ts: runs one simulator with the options given as
+ * JSON in argv[2], reports its URLs over IPC and answers RSS queries, so the server's memory and
+ * CPU are measured apart from the load generator.
+ */
+import { startSimulator } from '../simulator/index.ts';
+import type { SimulatorOptions } from '../simulator/index.ts';
+
+const opts = JSON.parse(process.argv[2] ?? '{}') as SimulatorOptions;
+const sim = await startSimulator(opts);
+const describe = sim.world.describe();
+process.send!({ type: 'ready', baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, addresses: describe.evm.addresses, contracts: describe.evm.contracts, rss: process.memoryUsage().rss });
+process.on('message', (msg: { type: string }) => {
+  if (msg.type === 'rss') {
+    globalThis.gc?.();
+    process.send!({ type: 'rss', rss: process.memoryUsage().rss });
+  }
+  if (msg.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send!({ type: 'cpu', cpuMs: (user + system) / 1000 });
+  }
+  if (msg.type === 'stop') void sim.close().then(() => process.exit(0));
+});

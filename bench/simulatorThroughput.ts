@@ -1,0 +1,135 @@
+/**
+ * Simulator throughput and memory: pages/s for 100-item pages with keep-alive and a few
+ * concurrent clients, and the server's RSS for a tiny world vs a 10M-block world.
+ * Run: npx tsx bench/simulatorThroughput.ts [--seconds 5] [--clients 4]
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const arg = (name: string, def: number): number => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const SECONDS = arg('seconds', 5);
+const CLIENTS = arg('clients', 4);
+
+interface Ready {
+  type: 'ready';
+  baseUrl: string;
+  metricsUrl: string;
+  addresses: string[];
+  contracts: { chainId: string; address: string; ercType: string }[];
+  rss: number;
+}
+
+function startServer(options: object): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(fileURLToPath(new URL('./simulatorServe.ts', import.meta.url)), [JSON.stringify(options)], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: Ready) => resolve({ child, ready: m }));
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+function ask(child: ChildProcess, type: 'rss' | 'cpu'): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m: { rss?: number; cpuMs?: number }) => resolve((type === 'rss' ? m.rss : m.cpuMs) ?? 0));
+    child.send({ type });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.send({ type: 'stop' });
+  });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// nextPageToken is the first field of every list body: read it without parsing the whole page,
+// so the load generator spends little of the shared CPU.
+const TOKEN = /^\{"nextPageToken":"([^"]+)"/;
+
+/**
+ * CLIENTS concurrent walkers follow nextPageToken (restarting at the end) for SECONDS. Besides
+ * wall-clock pages/s, reports pages per second of server CPU, which stays meaningful when other
+ * processes share the cores.
+ */
+async function pagesPerSecond(child: ChildProcess, base: string, path: string): Promise<{ pages: number; perSecond: number; perCpuSecond: number; bytes: number; items: number }> {
+  const deadline = Date.now() + SECONDS * 1000;
+  let pages = 0;
+  let bytes = 0;
+  let items = 0;
+  const cpuBefore = await ask(child, 'cpu');
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      let token: string | undefined;
+      while (Date.now() < deadline) {
+        const sep = path.includes('?') ? '&' : '?';
+        const res = await get(`${base}${path}${sep}pageSize=100${token ? `&pageToken=${token}` : ''}`);
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
+        pages++;
+        bytes += res.body.length;
+        // Items are counted on a sample of pages only (full parse is as costly as serving).
+        if (pages % 50 === 1) for (const v of Object.values(JSON.parse(res.body) as object)) if (Array.isArray(v)) items += v.length * 50;
+        token = TOKEN.exec(res.body)?.[1];
+      }
+    }),
+  );
+  const secs = (Date.now() - started) / 1000;
+  const cpuSecs = ((await ask(child, 'cpu')) - cpuBefore) / 1000;
+  return { pages, perSecond: pages / secs, perCpuSecond: pages / cpuSecs, bytes, items };
+}
+
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+async function run(label: string, options: object): Promise<number> {
+  const { child, ready } = await startServer(options);
+  const a = ready.addresses[0];
+  const c20 = ready.contracts.find((c) => c.chainId === '43114' && c.ercType === 'ERC-20')!.address;
+  console.log(`\n${label}: server RSS at start ${mb(ready.rss)}`);
+  const cases: [string, string, string][] = [
+    ['blocks', ready.baseUrl, '/v1/chains/43114/blocks'],
+    ['chain transactions', ready.baseUrl, '/v1/chains/43114/transactions'],
+    ['address transactions', ready.baseUrl, `/v1/chains/43114/addresses/${a}/transactions:listNative`],
+    ['ERC-20 transfers', ready.baseUrl, `/v1/chains/43114/tokens/${c20}/transfers`],
+  ];
+  for (const [name, base, path] of cases) {
+    const r = await pagesPerSecond(child, base, path);
+    console.log(
+      `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(6)} pages/s wall, ${r.perCpuSecond.toFixed(0).padStart(6)} pages per server-CPU-second` +
+        `  (${r.pages} pages, ~${Math.round(r.items / r.pages)} items/page, ${mb(r.bytes / ((r.pages / r.perSecond) || 1))}/s)`,
+    );
+  }
+  const rss = await ask(child, 'rss');
+  console.log(`  server RSS after load ${mb(rss)}`);
+  await stop(child);
+  return rss;
+}
+
+console.log(`simulator throughput: ${CLIENTS} keep-alive clients, ${SECONDS} s per case, pages of 100 items; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+const tiny = await run('tiny world (300 blocks)', { seed: 1, size: 'tiny' });
+const huge = await run('10M-block world', { seed: 1, size: { evmBlocks: 10_000_000, evmAddresses: 2000 } });
+console.log(`\nRSS 10M-block world / tiny world: ${mb(huge)} / ${mb(tiny)} = ${(huge / tiny).toFixed(2)}x`);
+agent.destroy();

@@ -2,6 +2,9 @@ import type { RouteDef } from './http/route.ts';
 import type { World } from './world/world.ts';
 import { evmRoutes } from './routes/evm.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { PrimaryWorld } from './primary/primaryWorld.ts';
+import { primaryRoutes } from './routes/primary.ts';
+import { signatureRoutes } from './routes/signatures.ts';
 
 /**
  * A slice of the simulated API: optional world part plus its routes. The primary-network half
@@ -18,4 +21,6 @@ export interface SimulatorModule {
 export const MODULES: SimulatorModule[] = [
   { name: 'evm', routes: () => evmRoutes },
   { name: 'metrics', routes: () => metricsRoutes },
+  // Primary network + signature aggregation (its own world part, grown with the world's steps).
+  { name: 'primary', attach: (world) => world.attach('primary', new PrimaryWorld(world.seed, world.size)), routes: () => [...primaryRoutes, ...signatureRoutes] },
 ];

@@ -683,10 +683,10 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "addresses"                 VARCHAR[],
   "amount"                    HUGEINT,
   "asset_id"                  VARCHAR,
-  "asset_asset_name"          VARCHAR,
-  "asset_asset_symbol"        VARCHAR,
-  "asset_asset_denomination"  INTEGER,
-  "asset_asset_type"          VARCHAR,
+  "asset_name"                VARCHAR,
+  "asset_symbol"              VARCHAR,
+  "asset_denomination"        INTEGER,
+  "asset_type"                VARCHAR,
   "asset_amount"              HUGEINT,
   "utxo_tx_hash"              VARCHAR,
   "output_index"              INTEGER,
@@ -722,7 +722,11 @@ COMMENT ON COLUMN "pn_transaction_utxos"."item_index" IS 'position in the list';
 COMMENT ON COLUMN "pn_transaction_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_transaction_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_id" IS 'assetId';
-COMMENT ON COLUMN "pn_transaction_utxos"."asset_amount" IS 'asset.amount';
+COMMENT ON COLUMN "pn_transaction_utxos"."asset_name" IS 'asset.name';
+COMMENT ON COLUMN "pn_transaction_utxos"."asset_symbol" IS 'asset.symbol';
+COMMENT ON COLUMN "pn_transaction_utxos"."asset_denomination" IS 'asset.denomination';
+COMMENT ON COLUMN "pn_transaction_utxos"."asset_type" IS 'asset.type';
+COMMENT ON COLUMN "pn_transaction_utxos"."asset_amount" IS 'asset.asset_amount';
 COMMENT ON COLUMN "pn_transaction_utxos"."utxo_tx_hash" IS 'Utxo.txHash: the transaction that created the UTXO';
 COMMENT ON COLUMN "pn_transaction_utxos"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_transaction_utxos"."consuming_tx_hash" IS 'NULL while unspent';
@@ -795,10 +799,10 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "addresses"                 VARCHAR[],
   "amount"                    HUGEINT,
   "asset_id"                  VARCHAR,
-  "asset_asset_name"          VARCHAR,
-  "asset_asset_symbol"        VARCHAR,
-  "asset_asset_denomination"  INTEGER,
-  "asset_asset_type"          VARCHAR,
+  "asset_name"                VARCHAR,
+  "asset_symbol"              VARCHAR,
+  "asset_denomination"        INTEGER,
+  "asset_type"                VARCHAR,
   "asset_amount"              HUGEINT,
   "tx_hash"                   VARCHAR,
   "output_index"              INTEGER,
@@ -833,7 +837,11 @@ COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_utxos"."asset_id" IS 'assetId';
-COMMENT ON COLUMN "pn_utxos"."asset_amount" IS 'asset.amount';
+COMMENT ON COLUMN "pn_utxos"."asset_name" IS 'asset.name';
+COMMENT ON COLUMN "pn_utxos"."asset_symbol" IS 'asset.symbol';
+COMMENT ON COLUMN "pn_utxos"."asset_denomination" IS 'asset.denomination';
+COMMENT ON COLUMN "pn_utxos"."asset_type" IS 'asset.type';
+COMMENT ON COLUMN "pn_utxos"."asset_amount" IS 'asset.asset_amount';
 COMMENT ON COLUMN "pn_utxos"."tx_hash" IS 'creating transaction';
 COMMENT ON COLUMN "pn_utxos"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_utxos"."consuming_tx_hash" IS 'NULL while unspent';

@@ -9,7 +9,10 @@ export const utxoColumns: ColumnDef[] = [
   col('addresses', 'VARCHAR[]', 'owner addresses (LIST)'),
   col('amount', 'HUGEINT', 'smallest unit (nAVAX for AVAX)'),
   col('asset_id', 'VARCHAR', 'assetId'),
-  ...assetAmount('asset_').filter((c) => c.name !== 'asset_asset_id').map((c) => (c.name === 'asset_amount' ? { ...c, comment: 'asset.amount' } : c)),
+  // The nested `asset` (AssetAmount) as asset_name, asset_symbol, ... (its assetId is asset_id above).
+  ...assetAmount('asset_')
+    .filter((c) => c.name !== 'asset_asset_id')
+    .map((c) => ({ ...c, name: c.name.replace('asset_asset_', 'asset_'), comment: `asset.${c.name.replace('asset_asset_', '')}` })),
   col('tx_hash', 'VARCHAR', 'creating transaction'),
   col('output_index', 'INTEGER'),
   col('block_number', 'UBIGINT'),
@@ -38,8 +41,11 @@ export const utxoColumns: ColumnDef[] = [
 ];
 
 export function utxoRow(u: Utxo): Row {
-  const asset = assetAmountRow('asset_', u.asset);
-  delete asset.asset_asset_id;
+  const asset = Object.fromEntries(
+    Object.entries(assetAmountRow('asset_', u.asset))
+      .filter(([k]) => k !== 'asset_asset_id')
+      .map(([k, v]) => [k.replace('asset_asset_', 'asset_'), v]),
+  );
   return {
     utxo_id: u.utxoId,
     addresses: strs(u.addresses),

@@ -1,0 +1,108 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allTables, STREAMS, tableByName } from '../../activities/streams/catalog.ts';
+import { STREAM_NAMES } from '../../worker/streamNames.ts';
+import { arrowSchema, openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { renderDdl } from '../../activities/warehouse/renderDdl.ts';
+
+/** The committed DDL, the catalog, the Arrow schemas and the live DuckDB schema agree; views and examples run. */
+
+let dir: string;
+let wh: Warehouse;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'glacier-schema-'));
+  wh = await openWarehouse(join(dir, 'w.duckdb'));
+});
+
+afterAll(async () => {
+  await wh?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('warehouse schema', () => {
+  it('sql/schema/010_tables.sql is the rendering of the stream catalog', () => {
+    expect(readFileSync(new URL('../../sql/schema/010_tables.sql', import.meta.url), 'utf8')).toBe(renderDdl());
+  });
+
+  it('every stream is in the catalog, with tables and a primary key', () => {
+    expect(Object.keys(STREAMS).sort()).toEqual([...STREAM_NAMES].sort());
+    for (const s of Object.values(STREAMS)) {
+      expect(s.tables.length, s.name).toBeGreaterThan(0);
+      for (const t of s.tables) expect(t.primaryKey.every((k) => t.columns.some((c) => c.name === k)), t.name).toBe(true);
+    }
+  });
+
+  it('the DuckDB tables have exactly the catalog columns, types and keys; the Arrow schema matches', async () => {
+    for (const def of allTables()) {
+      const cols = await wh.query('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [def.name]);
+      expect(cols.map((c) => c.column_name), def.name).toEqual(def.columns.map((c) => c.name));
+      expect(cols.map((c) => c.data_type), def.name).toEqual(def.columns.map((c) => c.type.replace('DECIMAL(38,0)', 'DECIMAL(38,0)')));
+      const [pk] = await wh.query("SELECT constraint_column_names AS cols FROM duckdb_constraints() WHERE table_name = $1 AND constraint_type = 'PRIMARY KEY'", [def.name]);
+      expect(pk.cols, def.name).toEqual(def.primaryKey);
+      const [{ comment }] = await wh.query('SELECT comment FROM duckdb_tables() WHERE table_name = $1', [def.name]);
+      expect(comment, def.name).toBe(def.comment);
+      expect(arrowSchema(def).fields.map((f) => f.name)).toEqual(def.columns.map((c) => c.name));
+    }
+  });
+
+  it('reopening applies nothing twice and keeps data', async () => {
+    const def = tableByName('pn_vertices')!;
+    await wh.commitBatch([{ table: def, rows: rowsToArrow(def, [{ network: 'fuji', blockchain_id: 'x-chain', vertex_hash: 'v', parent_hashes: ['p'] }]) }], {
+      partitionId: 'p',
+      stream: 'pn.vertices',
+      pageToken: null,
+      cursor: {},
+      rows: 1,
+      pages: 1,
+      complete: true,
+    });
+    await wh.close();
+    wh = await openWarehouse(join(dir, 'w.duckdb'));
+    const [{ n }] = await wh.query('SELECT count(*) AS n FROM pn_vertices');
+    expect(Number(n)).toBe(1);
+    const files = await wh.query('SELECT file FROM _glacier_schema_files ORDER BY file');
+    expect(files.map((f) => f.file)).toEqual(readdirSync(new URL('../../sql/schema/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort());
+  });
+
+  it('views and example queries run', async () => {
+    const views = await wh.query("SELECT view_name FROM duckdb_views() WHERE NOT internal AND view_name LIKE 'v_%'");
+    expect(views.length).toBeGreaterThanOrEqual(8);
+    for (const v of views) await wh.query(`SELECT * FROM "${String(v.view_name)}" LIMIT 1`);
+    const examples = readdirSync(new URL('../../sql/examples/', import.meta.url)).filter((f) => f.endsWith('.sql'));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const f of examples) await wh.query(readFileSync(new URL(`../../sql/examples/${f}`, import.meta.url), 'utf8'));
+  });
+
+  it('SCD2: a validation status change closes the old version and opens a new one; retries add nothing', async () => {
+    const validators = tableByName('pn_validators')!;
+    const history = tableByName('pn_validator_status_history')!;
+    const snap = async (at: number, status: string) => {
+      const v = { network: 'fuji', node_id: 'NodeID-1', tx_hash: 't', validation_status: status, last_seen_at: BigInt(at) };
+      const hrow = { network: 'fuji', node_id: 'NodeID-1', tx_hash: 't', valid_from: BigInt(at), valid_to: null, validation_status: status };
+      await wh.commitBatch(
+        [
+          { table: validators, rows: rowsToArrow(validators, [v]) },
+          { table: history, rows: rowsToArrow(history, [hrow]) },
+        ],
+        { partitionId: 'v', stream: 'pn.validators', pageToken: null, cursor: {}, rows: 2, pages: 1, complete: true },
+      );
+    };
+    await snap(100, 'pending');
+    await snap(200, 'active');
+    await snap(200, 'active');
+    await snap(300, 'active');
+    await snap(400, 'completed');
+    const rows = await wh.query('SELECT valid_from, valid_to, validation_status FROM pn_validator_status_history ORDER BY valid_from');
+    expect(rows.map((r) => [Number(r.valid_from), r.valid_to === null ? null : Number(r.valid_to), r.validation_status])).toEqual([
+      [100, 200, 'pending'],
+      [200, 400, 'active'],
+      [400, null, 'completed'],
+    ]);
+    const [{ s }] = await wh.query('SELECT validation_status AS s FROM pn_validators');
+    expect(s).toBe('completed');
+  });
+});

@@ -40,12 +40,15 @@ interface Totals {
   pages: number;
   items: number;
   ms: number;
+  /** CPU time of this (client) process: steadier than wall time on a shared machine. */
+  cpuMs: number;
 }
 
 async function inParallel(run: (walk: (typeof walks)[number]) => Promise<{ pages: number; items: number }>): Promise<Totals> {
   const queue = [...walks];
   const totals = { pages: 0, items: 0 };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let walk = queue.shift(); walk; walk = queue.shift()) {
@@ -55,7 +58,8 @@ async function inParallel(run: (walk: (typeof walks)[number]) => Promise<{ pages
       }
     }),
   );
-  return { ...totals, ms: performance.now() - started };
+  const used = process.cpuUsage(cpu);
+  return { ...totals, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
 async function bare(): Promise<Totals> {
@@ -94,20 +98,24 @@ async function viaClient(): Promise<Totals> {
   });
 }
 
-const rate = (t: Totals) => ({ pagesPerSec: (t.pages / t.ms) * 1000, itemsPerSec: (t.items / t.ms) * 1000 });
-const best = { bare: { pagesPerSec: 0, itemsPerSec: 0 }, client: { pagesPerSec: 0, itemsPerSec: 0 } };
+const rate = (t: Totals) => ({ pagesPerSec: (t.pages / t.ms) * 1000, itemsPerSec: (t.items / t.ms) * 1000, cpuMsPerPage: t.cpuMs / t.pages });
+const best = { bare: { pagesPerSec: 0, itemsPerSec: 0, cpuMsPerPage: 0 }, client: { pagesPerSec: 0, itemsPerSec: 0, cpuMsPerPage: 0 } };
 await bare(); // warm-up: JIT, connections, simulator caches
 for (let round = 1; round <= rounds; round++) {
   const b = await bare();
   const c = await viaClient();
   if (b.pages !== c.pages || b.items !== c.items) throw new Error(`walks differ: bare ${b.pages}/${b.items}, client ${c.pages}/${c.items}`);
   const [rb, rc] = [rate(b), rate(c)];
-  console.log(`round ${round}: ${b.pages} pages, ${b.items} items | bare ${rb.pagesPerSec.toFixed(0)} pages/s | client ${rc.pagesPerSec.toFixed(0)} pages/s`);
+  console.log(
+    `round ${round}: ${b.pages} pages, ${b.items} items | bare ${rb.pagesPerSec.toFixed(0)} pages/s, ${rb.cpuMsPerPage.toFixed(2)} CPU ms/page | client ${rc.pagesPerSec.toFixed(0)} pages/s, ${rc.cpuMsPerPage.toFixed(2)} CPU ms/page`,
+  );
   if (rb.pagesPerSec > best.bare.pagesPerSec) best.bare = rb;
   if (rc.pagesPerSec > best.client.pagesPerSec) best.client = rc;
 }
 console.log(`\nconcurrency ${concurrency}, size ${values.size}, best of ${rounds}:`);
-console.log(`  bare fetch+JSON.parse  ${best.bare.pagesPerSec.toFixed(0).padStart(6)} pages/s  ${best.bare.itemsPerSec.toFixed(0).padStart(8)} items/s`);
-console.log(`  Data API client        ${best.client.pagesPerSec.toFixed(0).padStart(6)} pages/s  ${best.client.itemsPerSec.toFixed(0).padStart(8)} items/s`);
-console.log(`  client / bare          ${(best.client.pagesPerSec / best.bare.pagesPerSec).toFixed(2)}`);
+const row = (name: string, r: typeof best.bare) =>
+  console.log(`  ${name.padEnd(22)} ${r.pagesPerSec.toFixed(0).padStart(6)} pages/s  ${r.itemsPerSec.toFixed(0).padStart(8)} items/s  ${r.cpuMsPerPage.toFixed(2)} client-CPU ms/page`);
+row('bare fetch+JSON.parse', best.bare);
+row('Data API client', best.client);
+console.log(`  client / bare          ${(best.client.pagesPerSec / best.bare.pagesPerSec).toFixed(2)} (throughput ratio)`);
 child.send({ type: 'stop' });

@@ -31,8 +31,9 @@ export const WORLD_SIZES: Record<WorldSizeName, WorldSize> = {
     evmBlocks: 5000, maxTxsPerBlock: 6, evmAddresses: 200, erc20Tokens: 4, erc721Tokens: 2, erc1155Tokens: 2,
     pnTxsPerChain: 3000, pnAddresses: 50, validators: 200, vertices: 2000,
   },
+  // Sized so a full backfill of every stream at simulator speed takes a minute or two.
   'mainnet-like': {
-    evmBlocks: 60_000, maxTxsPerBlock: 10, evmAddresses: 2000, erc20Tokens: 8, erc721Tokens: 3, erc1155Tokens: 3,
+    evmBlocks: 20_000, maxTxsPerBlock: 8, evmAddresses: 400, erc20Tokens: 6, erc721Tokens: 2, erc1155Tokens: 2,
     pnTxsPerChain: 30_000, pnAddresses: 300, validators: 1500, vertices: 20_000,
   },
 };

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+
+/** Zod schemas of the primary-network response shapes (spec tables), strict on the listed fields. */
+
+const decimal = z.string().regex(/^\d+$/);
+const cb58 = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,52}$/);
+const bareAddress = z.string().regex(/^(avax|fuji)1[02-9ac-hj-np-z]{38}$/);
+const nodeIdRe = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/);
+const hex = z.string().regex(/^0x[0-9a-f]*$/);
+
+export const assetAmount = z.object({
+  assetId: cb58,
+  name: z.string(),
+  symbol: z.string(),
+  denomination: z.number().int(),
+  type: z.string(),
+  amount: decimal,
+});
+
+export const chainInfo = z.object({ chainName: z.enum(['p-chain', 'x-chain', 'c-chain']), network: z.enum(['mainnet', 'fuji']) });
+
+export const utxo = z.strictObject({
+  addresses: z.array(bareAddress).min(1),
+  asset: assetAmount,
+  consumedOnChainId: cb58,
+  consumingTxHash: cb58.optional(),
+  createdOnChainId: cb58,
+  utxoId: cb58,
+  utxoBytes: hex,
+  amount: decimal,
+  assetId: cb58,
+  blockNumber: decimal,
+  blockTimestamp: z.number().int(),
+  consumingBlockNumber: decimal.optional(),
+  consumingBlockTimestamp: z.number().int().optional(),
+  platformLocktime: z.number().int(),
+  outputIndex: z.number().int(),
+  rewardType: z.enum(['VALIDATOR', 'DELEGATOR', 'VALIDATOR_FEE']).optional(),
+  stakeableLocktime: z.number().int(),
+  staked: z.boolean(),
+  threshold: z.number().int(),
+  txHash: cb58,
+  utxoEndTimestamp: z.number().int().optional(),
+  utxoStartTimestamp: z.number().int().optional(),
+  utxoType: z.enum(['STAKE', 'TRANSFER']),
+});
+
+const bls = z.strictObject({ publicKey: z.string().regex(/^0x[0-9a-f]{96}$/), proofOfPossession: z.string().regex(/^0x[0-9a-f]{192}$/) });
+
+export const transaction = z.strictObject({
+  txHash: cb58,
+  txType: z.string(),
+  blockTimestamp: z.number().int(),
+  blockNumber: decimal,
+  blockHash: cb58,
+  consumedUtxos: z.array(utxo),
+  emittedUtxos: z.array(utxo),
+  sourceChain: cb58.optional(),
+  destinationChain: cb58.optional(),
+  value: z.array(assetAmount),
+  amountBurned: z.array(assetAmount),
+  amountStaked: z.array(assetAmount),
+  amountL1ValidatorBalanceBurned: z.array(assetAmount),
+  startTimestamp: z.number().int().optional(),
+  endTimestamp: z.number().int().optional(),
+  delegationFeePercent: z.string().optional(),
+  nodeId: nodeIdRe.optional(),
+  subnetId: cb58.optional(),
+  l1ValidatorManagerDetails: z.strictObject({ blockchainId: cb58, contractAddress: z.string().regex(/^0x[0-9a-f]{40}$/) }).optional(),
+  l1ValidatorDetails: z
+    .array(
+      z.strictObject({
+        validationId: cb58,
+        validationIdHex: z.string().regex(/^0x[0-9a-f]{64}$/),
+        nodeId: nodeIdRe,
+        subnetId: cb58,
+        weight: z.number().int(),
+        remainingBalance: z.number().int(),
+        balanceChange: z.number().int(),
+        blsCredentials: bls,
+      }),
+    )
+    .optional(),
+  estimatedReward: decimal.optional(),
+  rewardTxHash: cb58.optional(),
+  rewardAddresses: z.array(bareAddress).optional(),
+  memo: z.string(),
+  stakingTxHash: cb58.optional(),
+  subnetOwnershipInfo: z.strictObject({ locktime: z.number().int(), threshold: z.number().int(), addresses: z.array(bareAddress) }).optional(),
+  blsCredentials: bls.optional(),
+  blockchainInfo: z.strictObject({ chainName: z.string(), vmId: cb58, genesisData: z.record(z.string(), z.unknown()) }).optional(),
+});
+
+const balanceAmount = assetAmount.extend({ utxoCount: z.number().int() });
+const atomicAmount = balanceAmount.extend({ sharedWithChainId: cb58, status: z.string() });
+
+export const pBalances = z.strictObject({
+  unlockedUnstaked: z.array(balanceAmount),
+  unlockedStaked: z.array(balanceAmount),
+  lockedPlatform: z.array(balanceAmount),
+  lockedStakeable: z.array(balanceAmount),
+  lockedStaked: z.array(balanceAmount),
+  pendingStaked: z.array(balanceAmount),
+  atomicMemoryUnlocked: z.array(atomicAmount),
+  atomicMemoryLocked: z.array(atomicAmount),
+});
+export const cBalances = z.strictObject({ atomicMemoryUnlocked: z.array(atomicAmount), atomicMemoryLocked: z.array(atomicAmount) });
+
+export const validator = z.object({
+  txHash: cb58,
+  nodeId: nodeIdRe,
+  subnetId: cb58,
+  amountStaked: decimal,
+  delegationFee: z.string().optional(),
+  startTimestamp: z.number().int(),
+  endTimestamp: z.number().int(),
+  blsCredentials: bls.optional(),
+  delegatorCount: z.number().int(),
+  amountDelegated: decimal,
+  validationStatus: z.enum(['completed', 'active', 'pending', 'removed']),
+  rewards: z
+    .strictObject({ validationRewardAmount: decimal, delegationRewardAmount: decimal, rewardAddresses: z.array(bareAddress), rewardTxHash: cb58 })
+    .optional(),
+});
+
+const money = z.strictObject({ currencyCode: z.string(), value: z.string().regex(/^\d+(\.\d+)?$/) });
+
+export const historicalReward = z.strictObject({
+  addresses: z.array(bareAddress),
+  txHash: cb58,
+  amountStaked: decimal,
+  nodeId: nodeIdRe,
+  startTimestamp: z.number().int(),
+  endTimestamp: z.number().int(),
+  rewardType: z.enum(['VALIDATOR', 'DELEGATOR', 'VALIDATOR_FEE']),
+  utxoId: cb58,
+  outputIndex: z.number().int(),
+  reward: assetAmount.extend({ historicalPrice: money }),
+  rewardTxHash: cb58,
+});
+
+export const pendingReward = z.strictObject({
+  addresses: z.array(bareAddress),
+  txHash: cb58,
+  amountStaked: decimal,
+  nodeId: nodeIdRe,
+  startTimestamp: z.number().int(),
+  endTimestamp: z.number().int(),
+  rewardType: z.enum(['VALIDATOR', 'DELEGATOR']),
+  progress: z.number().min(0).max(1),
+  estimatedReward: assetAmount,
+});
+
+export const vertex = z.strictObject({
+  vertexHash: cb58,
+  parentHashes: z.array(cb58),
+  vertexHeight: z.number().int().min(0),
+  vertexIndex: z.number().int().min(0),
+  vertexTimestamp: z.number().int(),
+  txCount: z.number().int(),
+  transactions: z.array(cb58),
+  vertexSizeBytes: z.number().int(),
+});
+
+export const errorBody = z.strictObject({ message: z.union([z.string(), z.array(z.string())]), statusCode: z.number().int(), error: z.string() });

@@ -33,7 +33,8 @@ export class Router {
   }
 
   match(service: Service, method: string, path: string): RouteMatch | null {
-    const parts = split(path);
+    // Segments are compared decoded, so `balances%3AgetNative` finds `balances:getNative`.
+    const parts = split(path).map(safeDecode);
     const list = this.table.get(`${service} ${method} ${parts.length}`);
     if (!list) return null;
     outer: for (const c of list) {
@@ -44,7 +45,7 @@ export class Router {
         else if (seg !== parts[i]) continue outer;
       }
       const params: Record<string, string> = {};
-      for (let i = 0; i < c.names.length; i++) params[c.names[i]] = safeDecode(values[i]);
+      for (let i = 0; i < c.names.length; i++) params[c.names[i]] = values[i];
       return { route: c.route, params };
     }
     return null;
@@ -60,6 +61,7 @@ function split(path: string): string[] {
 }
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

@@ -65,6 +65,7 @@ describe('simulator framework (smoke)', () => {
     expect(router.match('data', 'GET', '/v1/networks/fuji/rewards:listPending')?.route.path).toBe('/v1/networks/:network/rewards:listPending');
     expect(router.match('data', 'GET', '/v1/networks/fuji/rewards')?.route.path).toBe('/v1/networks/:network/:other');
     expect(router.match('data', 'GET', '/v1/chains/1/addresses/0xab/balances:listErc721')).toBeNull();
+    expect(router.match('data', 'GET', '/v1/chains/1/addresses/0xab/balances%3AgetNative')?.route.path).toBe('/v1/chains/:chainId/addresses/:address/balances:getNative');
   });
 
   it('grows: advance adds blocks at the top', async () => {

@@ -12,3 +12,4 @@ export { World } from './world/world.ts';
 export type { WorldDescription, WorldPart } from './world/world.ts';
 export { WORLD_SIZES } from './world/size.ts';
 export type { WorldSize, WorldSizeName } from './world/size.ts';
+export type { SimulatorStats, RequestLogEntry } from './http/stats.ts';

@@ -1,5 +1,4 @@
 import type { EvmChainModel } from './chainModel.ts';
-import { ZERO_ADDRESS } from './chain.ts';
 import type { TokenLedger } from './tokens.ts';
 
 export interface HolderRow {
@@ -15,38 +14,55 @@ export interface HolderRow {
  * Sorted by final balance descending, then address.
  */
 export function computeHolders(model: EvmChainModel, ledger: TokenLedger, threshold: bigint, startTs: number, endTs: number, tipBlock: number): HolderRow[] {
-  const { chain } = model;
+  const { chain, pool } = model;
+  const { coins, perCall, residue } = ledger.token;
   const clamp = (b: number): number => Math.min(b, tipBlock + 1);
   const bStart = clamp(chain.firstBlockAtOrAfter(startTs + 1));
   const bEnd = Math.max(bStart, clamp(chain.firstBlockAtOrAfter(endTs + 1)));
   const ks = ledger.transfersBefore(chain.txsBefore(bStart));
   const ke = ledger.transfersBefore(chain.txsBefore(bEnd));
-  const state = ledger.balances(ks);
-  const qualified = new Set<string>();
-  for (const [a, v] of state) if (v > threshold) qualified.add(a);
-  const changed = new Set<string>();
-  let currentBlock = -1;
+  // Replay on pool slots and unit indices (no per-transfer objects): this loop is the cost of
+  // the endpoint, O(transfers in the frame), and is cached per query below.
+  const values = Array.from({ length: coins }, (_, c) => ledger.coinValue(c));
+  const owner = new Int32Array(coins).fill(-1);
+  const bal: bigint[] = new Array<bigint>(pool.E).fill(0n);
+  for (let c = 0; c < coins && c < ks; c++) {
+    owner[c] = ledger.receiverSlot(c + Math.floor((ks - 1 - c) / coins) * coins);
+    bal[owner[c]] += values[c];
+  }
+  const qualified = new Uint8Array(pool.E);
+  for (let e = 0; e < pool.E; e++) if (bal[e] > threshold) qualified[e] = 1;
+  const changed: number[] = [];
   const flush = (): void => {
-    for (const a of changed) if ((state.get(a) ?? 0n) > threshold) qualified.add(a);
-    changed.clear();
+    for (const e of changed) if (bal[e] > threshold) qualified[e] = 1;
+    changed.length = 0;
   };
+  let currentBlock = -1;
+  let currentCall = -1;
   for (let k = ks; k < ke; k++) {
-    const tr = ledger.transfer(k);
-    const block = chain.locate(tr.g).block;
-    if (block !== currentBlock) {
-      flush();
-      currentBlock = block;
+    const call = Math.floor(k / perCall);
+    if (call !== currentCall) {
+      currentCall = call;
+      const block = chain.locate(residue + call * pool.P).block;
+      if (block !== currentBlock) {
+        flush();
+        currentBlock = block;
+      }
     }
-    if (tr.from !== ZERO_ADDRESS) state.set(tr.from, (state.get(tr.from) ?? 0n) - tr.value);
-    state.set(tr.to, (state.get(tr.to) ?? 0n) + tr.value);
-    changed.add(tr.from);
-    changed.add(tr.to);
+    const c = k % coins;
+    const to = ledger.receiverSlot(k);
+    if (owner[c] >= 0) {
+      bal[owner[c]] -= values[c];
+      changed.push(owner[c]);
+    }
+    bal[to] += values[c];
+    owner[c] = to;
+    changed.push(to);
   }
   flush();
-  qualified.delete(ZERO_ADDRESS);
-  return [...qualified]
-    .map((address) => ({ address, balance: state.get(address) ?? 0n }))
-    .sort((a, b) => (a.balance > b.balance ? -1 : a.balance < b.balance ? 1 : a.address < b.address ? -1 : 1));
+  const rows: HolderRow[] = [];
+  for (let e = 0; e < pool.E; e++) if (qualified[e]) rows.push({ address: pool.eoa(e), balance: bal[e] });
+  return rows.sort((a, b) => (a.balance > b.balance ? -1 : a.balance < b.balance ? 1 : a.address < b.address ? -1 : 1));
 }
 
 /** Small cache: paging through one holder query recomputes nothing. */

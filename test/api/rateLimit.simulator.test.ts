@@ -2,75 +2,107 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDataApiClient, endpoints } from '../../activities/api/index.ts';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 
-const KEY = 'rate-test-key-4b1d';
-const BUDGET = 1000; // CU per window on the simulator
+const KEYS = ['rate-test-key-4b1d', 'rate-test-key-88c2'];
+const BUDGET = 1000; // CU per window per key on the simulator
 const WINDOW_MS = 2000;
-const RUN_MS = 24_000;
+const WEIGHT = endpoints.evm.listLatestTransactions.weight;
 
 interface Exchange {
   sentAt: number;
   receivedAt: number;
   status: number;
+  key: string;
 }
+
+/** Runs 8 partitions walking transactions for `runMs`, recording every HTTP exchange on the wire. */
+async function load(sim: Simulator, apiKeys: string[], runMs: number) {
+  const exchanges: Exchange[] = [];
+  const realFetch = globalThis.fetch;
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const sentAt = Date.now();
+    const key = String((init?.headers as Record<string, string>)['x-service-api-key']);
+    const response = await realFetch(input, init);
+    exchanges.push({ sentAt, receivedAt: Date.now(), status: response.status, key });
+    return response;
+  });
+  // The client starts from the free tier's published budget (8,000 CU/min), far above the
+  // simulator's; it has to learn the real one from headers and 429s.
+  const client = createDataApiClient({ baseUrl: sim.baseUrl, apiKeys, tier: 'free', concurrency: 8, shareRateLimiter: false });
+  const started = Date.now();
+  const deadline = started + runMs;
+  try {
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, p) => {
+        while (Date.now() < deadline) {
+          for await (const _page of client.pages(endpoints.evm.listLatestTransactions, { chainId: '43114', pageSize: 10 }, { partition: `p${p}` })) {
+            if (Date.now() >= deadline) break;
+          }
+        }
+      }),
+    );
+  } finally {
+    spy.mockRestore();
+  }
+  return { exchanges, started, deadline };
+}
+
+/** Successful CU per server window (aligned to the clock), skipping warm-up and the last window. */
+function steadyWindows(exchanges: Exchange[], started: number, deadline: number): number[] {
+  const perWindow = new Map<number, number>();
+  for (const e of exchanges) {
+    if (e.status !== 200) continue;
+    const window = Math.floor((e.sentAt + e.receivedAt) / 2 / WINDOW_MS);
+    perWindow.set(window, (perWindow.get(window) ?? 0) + WEIGHT);
+  }
+  const out = [];
+  for (let w = Math.floor(started / WINDOW_MS) + 2; w < Math.floor(deadline / WINDOW_MS) - 1; w++) out.push(perWindow.get(w) ?? 0);
+  return out;
+}
+
+/** Requests sent after the first 429 on their key arrived that were rejected too. */
+function rejectedAfterFirst429(exchanges: Exchange[], key: string): { after: number; rejected: number } {
+  const mine = exchanges.filter((e) => e.key === key);
+  const first = mine.filter((e) => e.status === 429).sort((a, b) => a.receivedAt - b.receivedAt)[0];
+  const after = first ? mine.filter((e) => e.sentAt > first.receivedAt) : mine;
+  return { after: after.length, rejected: after.filter((e) => e.status === 429).length };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('CU rate limiting against the simulator', () => {
   let sim: Simulator;
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 3, size: 'tiny', keys: [{ key: KEY, tier: 'free' }], rateLimits: { budgets: { free: { perMinute: BUDGET, perDay: 1e9 } }, windowMs: WINDOW_MS } });
+    sim = await startSimulator({
+      seed: 3,
+      size: 'tiny',
+      keys: KEYS.map((key) => ({ key, tier: 'free' as const })),
+      rateLimits: { budgets: { free: { perMinute: BUDGET, perDay: 1e9 } }, windowMs: WINDOW_MS },
+    });
   });
   afterAll(() => sim?.close());
 
   it('after its first 429 never exceeds the budget, and settles within 10% of it', async () => {
-    // Every HTTP exchange, as seen on the wire.
-    const exchanges: Exchange[] = [];
-    const realFetch = globalThis.fetch;
-    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const sentAt = Date.now();
-      const response = await realFetch(input, init);
-      exchanges.push({ sentAt, receivedAt: Date.now(), status: response.status });
-      return response;
-    });
-    // The client starts from the free tier's published budget (8,000 CU/min), far above the
-    // simulator's; it has to learn the real one from headers and 429s.
-    const client = createDataApiClient({ baseUrl: sim.baseUrl, apiKeys: [KEY], tier: 'free', concurrency: 8, shareRateLimiter: false });
-    const started = Date.now();
-    const deadline = started + RUN_MS;
-    try {
-      await Promise.all(
-        Array.from({ length: 8 }, async (_, p) => {
-          while (Date.now() < deadline) {
-            for await (const _page of client.pages(endpoints.evm.listLatestTransactions, { chainId: '43114', pageSize: 10 }, { partition: `p${p}` })) {
-              if (Date.now() >= deadline) break;
-            }
-          }
-        }),
-      );
-    } finally {
-      spy.mockRestore();
-    }
-    const weight = endpoints.evm.listLatestTransactions.weight;
-
-    // 1. Nothing sent after the first 429 arrived is rejected: the client stays within the budget.
-    const first429 = exchanges.filter((e) => e.status === 429).sort((a, b) => a.receivedAt - b.receivedAt)[0];
-    const sentAfter = first429 ? exchanges.filter((e) => e.sentAt > first429.receivedAt) : exchanges;
-    expect(sentAfter.length).toBeGreaterThan(100);
-    expect(sentAfter.filter((e) => e.status === 429)).toHaveLength(0);
-
-    // 2. Achieved CU per server window (aligned to the clock), skipping warm-up and the last window.
-    const perWindow = new Map<number, number>();
-    for (const e of exchanges) {
-      if (e.status !== 200) continue;
-      const window = Math.floor((e.sentAt + e.receivedAt) / 2 / WINDOW_MS);
-      perWindow.set(window, (perWindow.get(window) ?? 0) + weight);
-    }
-    const firstFull = Math.floor(started / WINDOW_MS) + 2;
-    const lastFull = Math.floor(deadline / WINDOW_MS) - 1;
-    const steady = [];
-    for (let w = firstFull; w < lastFull; w++) steady.push(perWindow.get(w) ?? 0);
-    const mean = steady.reduce((a, b) => a + b, 0) / steady.length;
-    console.log(`rate test: ${exchanges.length} requests, 429s=${exchanges.filter((e) => e.status === 429).length}, CU per ${WINDOW_MS} ms window (budget ${BUDGET}): ${steady.join(' ')}; mean ${mean.toFixed(0)}`);
+    const { exchanges, started, deadline } = await load(sim, [KEYS[0]], 24_000);
+    const { after, rejected } = rejectedAfterFirst429(exchanges, KEYS[0]);
+    expect(after).toBeGreaterThan(100);
+    expect(rejected).toBe(0);
+    const steady = steadyWindows(exchanges, started, deadline);
+    console.log(`one key: ${exchanges.length} requests, 429s=${exchanges.filter((e) => e.status === 429).length}, CU per ${WINDOW_MS} ms window (budget ${BUDGET}): ${steady.join(' ')}`);
     expect(steady.length).toBeGreaterThanOrEqual(8);
     for (const cu of steady) expect(cu).toBeLessThanOrEqual(BUDGET);
-    expect(mean).toBeGreaterThanOrEqual(0.9 * BUDGET);
+    expect(mean(steady)).toBeGreaterThanOrEqual(0.9 * BUDGET);
+  });
+
+  it('spreads the load over two keys: twice the budget, evenly, each key within its own', async () => {
+    const { exchanges, started, deadline } = await load(sim, KEYS, 14_000);
+    for (const key of KEYS) {
+      expect(rejectedAfterFirst429(exchanges, key).rejected).toBe(0);
+      const steady = steadyWindows(exchanges.filter((e) => e.key === key), started, deadline);
+      for (const cu of steady) expect(cu).toBeLessThanOrEqual(BUDGET);
+      expect(mean(steady)).toBeGreaterThanOrEqual(0.9 * BUDGET);
+    }
+    const total = steadyWindows(exchanges, started, deadline);
+    console.log(`two keys: CU per window (budget ${2 * BUDGET}): ${total.join(' ')}`);
+    expect(mean(total)).toBeGreaterThanOrEqual(0.9 * 2 * BUDGET);
   });
 });

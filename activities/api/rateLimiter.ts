@@ -133,7 +133,8 @@ export class RateLimiter {
       if (!bucket.phaseKnown) bucket.windowEndsAt = Math.min(bucket.windowEndsAt, alignedEnd(this.now(), bucket.windowMs));
     }
     if (headers.resetMs !== undefined) {
-      bucket.windowEndsAt = this.now() + headers.resetMs;
+      // Whole seconds on the wire: only ever move the boundary later, so rounding cannot make us refill early.
+      bucket.windowEndsAt = Math.max(bucket.windowEndsAt, this.now() + headers.resetMs);
       bucket.phaseKnown = true;
     }
     // Headers from a request of an older window describe that window: ignore their remaining.

@@ -128,7 +128,7 @@ export class NetworkGenerator {
       hrp: this.ledger.constants.hrp,
       chainIds: this.ledger.constants.chainIds,
       headTimestamp: this.now,
-      pChainHeight: this.ledger.heights['p-chain'],
+      pChainHeight: this.ledger.heights['p-chain'] - 1,
       addresses: this.addresses.filter((a) => active(a) > 0),
       evmAddresses: this.evmAddresses,
       nodeIds: [...new Set(this.validations.filter((v) => v.subnetId === PRIMARY_NETWORK_ID).map((v) => v.nodeId))],
@@ -522,7 +522,7 @@ export class NetworkGenerator {
       nodeId,
       subnetId,
       blsKey: BlsKey.fromLabel(`${this.ledger.seedLabel}:${nodeId}`),
-      weights: [{ height: this.ledger.heights['p-chain'], weight }],
+      weights: [{ height: this.ledger.pChainHeightOfStep(), weight }],
       balance,
       // One validator in six is offline: signature aggregation must work around it.
       online: index % 6 !== 5,
@@ -602,8 +602,6 @@ export class NetworkGenerator {
     return this.l1Op((l1s) => ({ subnet: this.rng.pick(l1s) }), 'RegisterL1ValidatorTx', (subnet) => {
       const balance = this.rng.int(1, 5) * 1_000_000_000;
       const v = this.newL1Validator(subnet.subnetId, subnet.l1!.validators.length, this.rng.int(10, 1000) * 100, balance);
-      // Registered at the next P-chain block, i.e. the one this transaction lands in.
-      v.weights[0].height = this.ledger.heights['p-chain'];
       subnet.l1!.validators.push(v);
       this.l1ByValidationId.set(v.validationId, v);
       return { v, l1Burned: BigInt(balance), balanceChange: balance };
@@ -620,14 +618,16 @@ export class NetworkGenerator {
 
   private setL1Weight(): TxRecord | undefined {
     return this.l1Op((l1s) => this.activeL1(l1s), 'SetL1ValidatorWeightTx', (_s, v) => {
-      v!.weights.push({ height: this.ledger.heights['p-chain'], weight: this.rng.int(10, 1000) * 100 });
+      v!.weights.push({ height: this.ledger.pChainHeightOfStep(), weight: this.rng.int(10, 1000) * 100 });
       return { v: v!, l1Burned: 0n, balanceChange: 0 };
     });
   }
 
   private disableL1Validator(): TxRecord | undefined {
-    return this.l1Op((l1s) => this.activeL1(l1s), 'DisableL1ValidatorTx', (_s, v) => {
-      v!.disabledAtHeight = this.ledger.heights['p-chain'];
+    // Only L1s with more than three live validators lose one, so L1s keep a usable signing set.
+    const roomy = (l1s: SubnetRecord[]) => l1s.filter((s) => s.l1!.validators.filter((v) => v.disabledAtHeight === undefined).length > 3);
+    return this.l1Op((l1s) => (roomy(l1s).length > 0 ? this.activeL1(roomy(l1s)) : undefined), 'DisableL1ValidatorTx', (_s, v) => {
+      v!.disabledAtHeight = this.ledger.pChainHeightOfStep();
       return { v: v!, l1Burned: 0n, balanceChange: 0 };
     });
   }

@@ -121,6 +121,11 @@ export class Ledger {
     this.blockOfStep = {};
   }
 
+  /** P-chain height of the block the current step's transactions land in (allocating it). */
+  pChainHeightOfStep(): number {
+    return Number(this.block('p-chain').number);
+  }
+
   private block(chain: ChainAlias): { number: string; hash: string } {
     let b = this.blockOfStep[chain];
     if (!b) {

@@ -13,7 +13,8 @@ process.send!({ type: 'ready', baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl,
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'rss') {
     globalThis.gc?.();
-    process.send!({ type: 'rss', rss: process.memoryUsage().rss });
+    const mem = process.memoryUsage();
+    process.send!({ type: 'rss', rss: mem.rss, heapUsed: mem.heapUsed });
   }
   if (msg.type === 'cpu') {
     const { user, system } = process.cpuUsage();

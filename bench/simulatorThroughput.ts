@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { WORLD_SIZES } from '../simulator/world/size.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number): number => {
@@ -37,10 +38,10 @@ function startServer(options: object): Promise<{ child: ChildProcess; ready: Rea
   });
 }
 
-function ask(child: ChildProcess, type: 'rss' | 'cpu'): Promise<number> {
+function ask(child: ChildProcess, type: 'rss' | 'heap' | 'cpu'): Promise<number> {
   return new Promise((resolve) => {
-    child.once('message', (m: { rss?: number; cpuMs?: number }) => resolve((type === 'rss' ? m.rss : m.cpuMs) ?? 0));
-    child.send({ type });
+    child.once('message', (m: { rss?: number; heapUsed?: number; cpuMs?: number }) => resolve((type === 'rss' ? m.rss : type === 'heap' ? m.heapUsed : m.cpuMs) ?? 0));
+    child.send({ type: type === 'cpu' ? 'cpu' : 'rss' });
   });
 }
 
@@ -75,11 +76,12 @@ const TOKEN = /^\{"nextPageToken":"([^"]+)"/;
  * wall-clock pages/s, reports pages per second of server CPU, which stays meaningful when other
  * processes share the cores.
  */
-async function pagesPerSecond(child: ChildProcess, base: string, path: string): Promise<{ pages: number; perSecond: number; perCpuSecond: number; bytes: number; items: number }> {
+async function pagesPerSecond(child: ChildProcess, base: string, path: string): Promise<{ pages: number; perSecond: number; perCpuSecond: number; bytes: number; itemsPerPage: number }> {
   const deadline = Date.now() + SECONDS * 1000;
   let pages = 0;
   let bytes = 0;
   let items = 0;
+  let sampled = 0;
   const cpuBefore = await ask(child, 'cpu');
   const started = Date.now();
   await Promise.all(
@@ -92,19 +94,22 @@ async function pagesPerSecond(child: ChildProcess, base: string, path: string): 
         pages++;
         bytes += res.body.length;
         // Items are counted on a sample of pages only (full parse is as costly as serving).
-        if (pages % 50 === 1) for (const v of Object.values(JSON.parse(res.body) as object)) if (Array.isArray(v)) items += v.length * 50;
+        if (pages % 50 === 1) {
+          sampled++;
+          for (const v of Object.values(JSON.parse(res.body) as object)) if (Array.isArray(v)) items += v.length;
+        }
         token = TOKEN.exec(res.body)?.[1];
       }
     }),
   );
   const secs = (Date.now() - started) / 1000;
   const cpuSecs = ((await ask(child, 'cpu')) - cpuBefore) / 1000;
-  return { pages, perSecond: pages / secs, perCpuSecond: pages / cpuSecs, bytes, items };
+  return { pages, perSecond: pages / secs, perCpuSecond: pages / cpuSecs, bytes, itemsPerPage: items / Math.max(1, sampled) };
 }
 
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-async function run(label: string, options: object): Promise<number> {
+async function run(label: string, options: object): Promise<{ rss: number; heap: number }> {
   const { child, ready } = await startServer(options);
   const a = ready.addresses[0];
   const c20 = ready.contracts.find((c) => c.chainId === '43114' && c.ercType === 'ERC-20')!.address;
@@ -119,17 +124,19 @@ async function run(label: string, options: object): Promise<number> {
     const r = await pagesPerSecond(child, base, path);
     console.log(
       `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(6)} pages/s wall, ${r.perCpuSecond.toFixed(0).padStart(6)} pages per server-CPU-second` +
-        `  (${r.pages} pages, ~${Math.round(r.items / r.pages)} items/page, ${mb(r.bytes / ((r.pages / r.perSecond) || 1))}/s)`,
+        `  (${r.pages} pages, ~${Math.round(r.itemsPerPage)} items/page, ${mb(r.bytes / ((r.pages / r.perSecond) || 1))}/s)`,
     );
   }
   const rss = await ask(child, 'rss');
-  console.log(`  server RSS after load ${mb(rss)}`);
+  const heap = await ask(child, 'heap');
+  console.log(`  server after load and a full GC: RSS ${mb(rss)}, JS heap used ${mb(heap)}`);
   await stop(child);
-  return rss;
+  return { rss, heap };
 }
 
 console.log(`simulator throughput: ${CLIENTS} keep-alive clients, ${SECONDS} s per case, pages of 100 items; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 const tiny = await run('tiny world (300 blocks)', { seed: 1, size: 'tiny' });
-const huge = await run('10M-block world', { seed: 1, size: { evmBlocks: 10_000_000, evmAddresses: 2000 } });
-console.log(`\nRSS 10M-block world / tiny world: ${mb(huge)} / ${mb(tiny)} = ${(huge / tiny).toFixed(2)}x`);
+// Same as tiny except the EVM height, so the memory comparison isolates the chain length.
+const huge = await run('10M-block world', { seed: 1, size: { ...WORLD_SIZES.tiny, evmBlocks: 10_000_000 } });
+console.log(`\n10M-block world / tiny world: RSS ${mb(huge.rss)} / ${mb(tiny.rss)} = ${(huge.rss / tiny.rss).toFixed(2)}x, JS heap ${mb(huge.heap)} / ${mb(tiny.heap)} = ${(huge.heap / tiny.heap).toFixed(2)}x`);
 agent.destroy();

@@ -5,11 +5,11 @@ import { buildUrl } from './buildUrl.ts';
 import { classifyHttpFailure, classifyTransportFailure } from './classifyFailure.ts';
 import type { Endpoint, ListEndpoint, ListResponse, PageParams, Service } from './endpoint.ts';
 import { endpoints } from './endpoints/index.ts';
-import { InvalidPageTokenError, RetryableApiError, type RequestLabel } from './errors.ts';
+import { InvalidPageTokenError, NonRetryableApiError, RetryableApiError, type RequestLabel } from './errors.ts';
 import { paginate, type Page } from './paginate.ts';
 import { parseQuotaHeaders } from './quotaHeaders.ts';
 import { METRICS_BUDGET, TIER_BUDGETS, budgetFor, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
-import { RateLimiter, type Grant, type RateLimiterStats } from './rateLimiter.ts';
+import { NoUsableKeyError, RateLimiter, type Grant, type RateLimiterStats } from './rateLimiter.ts';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, withRetries, type RetryEvent, type RetryPolicy } from './retry.ts';
 import { validateResponse } from './validateResponse.ts';
 
@@ -128,7 +128,9 @@ export function createDataApiClient(options: DataApiClientOptions) {
   /** One HTTP exchange: budget, send, read, classify. Throws classified errors only. */
   async function exchange(service: Service, endpoint: Endpoint<unknown, unknown>, url: string, label: RequestLabel, body: string | undefined, sentPageToken: boolean, callOptions: CallOptions, attempt: number): Promise<unknown> {
     const limiter = limiters[service];
-    const grant: Grant = await limiter.acquire(endpoint.weight, callOptions.partition);
+    const grant: Grant = await limiter.acquire(endpoint.weight, callOptions.partition).catch((error: unknown) => {
+      throw error instanceof NoUsableKeyError ? new NonRetryableApiError(label, 401, error.message) : error;
+    });
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const keys = keysFor(service);

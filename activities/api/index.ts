@@ -19,7 +19,7 @@ export {
   type RetryReason,
 } from './errors.ts';
 export { paginate, type Page } from './paginate.ts';
-export { RateLimiter, type Grant, type QuotaHeaders } from './rateLimiter.ts';
+export { RateLimiter, NoUsableKeyError, type Grant, type QuotaHeaders } from './rateLimiter.ts';
 export { TIER_BUDGETS, METRICS_BUDGET, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
 export { withRetries, backoffDelayMs, parseRetryAfterMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 export * as schemas from './schemas/index.ts';

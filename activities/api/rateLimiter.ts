@@ -10,6 +10,14 @@ import type { QuotaBudget } from './quotaBudget.ts';
  * (daily quota spent) is not waited: it throws QuotaExhaustedError with the reset time.
  */
 
+/** Every key was rejected by the server (401/403): nothing can be sent. */
+export class NoUsableKeyError extends Error {
+  override name = 'NoUsableKeyError';
+  constructor() {
+    super('no usable API key left: the server rejected every configured key');
+  }
+}
+
 export interface Grant {
   keyIndex: number;
   weight: number;
@@ -242,7 +250,7 @@ export class RateLimiter {
         this.take(partition, queue);
         waiter.reject(
           earliest === Number.POSITIVE_INFINITY
-            ? new Error('no usable API key left (all were rejected by the server)')
+            ? new NoUsableKeyError()
             : new QuotaExhaustedError(new Date(earliest), `no API key has ${waiter.weight} CU before ${new Date(earliest).toISOString()}`),
         );
         continue;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter, type Grant } from '../../activities/api/rateLimiter.ts';
+import { NoUsableKeyError, RateLimiter, type Grant } from '../../activities/api/rateLimiter.ts';
 import { QuotaExhaustedError } from '../../activities/api/errors.ts';
 
 const budget = (perWindow: number, perDay = 1_000_000) => ({ perWindow, windowMs: 1000, perDay, dayMs: 100_000 });
@@ -120,9 +120,29 @@ describe('RateLimiter', () => {
     expect((error as QuotaExhaustedError).resetAt.getTime()).toBe(3_600_000);
   });
 
-  it('stops using a disabled key', async () => {
+  it('only moves the window boundary later from a reset header, so whole-second rounding cannot refill early', async () => {
+    const limiter = new RateLimiter({ keyCount: 1, budget: budget(100), maxWaitMs: 60_000 });
+    const { granted, take } = recorder(limiter);
+    const g = await take(100, 'a');
+    limiter.settle(g, { resetMs: 1800 }); // the server's window ends at 1800, not at our guess of 1000
+    void take(100, 'b');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(granted).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(granted.map((x) => x.at)).toEqual([0, 1800]);
+    limiter.settle(granted[1].grant, { resetMs: 100 }); // an earlier boundary is ignored
+    void take(100, 'c');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(granted).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toHaveLength(3);
+  });
+
+  it('stops using a disabled key, and says so when none is left', async () => {
     const limiter = new RateLimiter({ keyCount: 2, budget: budget(1000), maxWaitMs: 60_000 });
     limiter.disableKey(0);
     for (let i = 0; i < 3; i++) expect((await limiter.acquire(100)).keyIndex).toBe(1);
+    limiter.disableKey(1);
+    await expect(limiter.acquire(100)).rejects.toBeInstanceOf(NoUsableKeyError);
   });
 });

@@ -10,6 +10,7 @@ import type { BlsCredentials } from './types.ts';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const sigs = bls12_381.longSignatures;
+const KEYS = new Map<string, BlsKey>();
 const CURVE_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
 
 export class BlsKey {
@@ -20,6 +21,14 @@ export class BlsKey {
 
   /** Secret scalar from 48 label-derived bytes reduced into [1, r) (as key generation does, minus the curve work). */
   static fromLabel(label: string): BlsKey {
+    // One key object per label and process: its public key and proof of possession are computed once
+    // even when several worlds of the same seed exist (tests start many simulators).
+    let key = KEYS.get(label);
+    if (!key) KEYS.set(label, (key = BlsKey.derive(label)));
+    return key;
+  }
+
+  private static derive(label: string): BlsKey {
     const wide = BigInt(toHex(derive(`bls:${label}`, 48)));
     const scalar = (wide % (CURVE_ORDER - 1n)) + 1n;
     return new BlsKey(Uint8Array.from(Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex')));

@@ -26,6 +26,8 @@ const SUBNET_EVM_VM_ID = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
 export interface GeneratorSize {
   addresses: number;
   steps: number;
+  /** Primary-network nodes: nodes validate again after a validation ends, keeping NodeID and BLS key. */
+  nodes: number;
 }
 
 type Builder = () => TxRecord | undefined;
@@ -329,7 +331,10 @@ export class NetworkGenerator {
     const useLocked = locked.reduce((s, r) => s + r.amount, 0n) >= stake;
     const start = this.rng.chance(0.2) ? this.now + this.rng.int(3_600, 2 * DAY) : this.now;
     const end = start + this.duration();
-    const nodeId = nodeIdFromBytes(derive(`${this.ledger.seedLabel}:node:${this.validations.length}`, 20));
+    const busy = new Set(this.open.validations.filter((v) => v.subnetId === PRIMARY_NETWORK_ID).map((v) => v.nodeId));
+    const free = this.nodeIds().filter((n) => !busy.has(n));
+    if (free.length === 0) return undefined;
+    const nodeId = this.rng.pick(free);
     const feePercent = this.rng.pick([2, 2, 3, 5, 7.5, 10, 12.5, 20, 50, 100]);
     const rewardAddresses = [this.rng.chance(0.7) ? owner : this.randomAddress()];
     const reward = estimatedReward(stake, end - start);
@@ -372,6 +377,13 @@ export class NetworkGenerator {
     this.validations.push(validation);
     this.open.validations.push(validation);
     return record;
+  }
+
+  private nodePool?: string[];
+
+  private nodeIds(): string[] {
+    this.nodePool ??= Array.from({ length: this.size.nodes }, (_, i) => nodeIdFromBytes(derive(`${this.ledger.seedLabel}:node:${i}`, 20)));
+    return this.nodePool;
   }
 
   private addDelegator(txType: 'AddDelegatorTx' | 'AddPermissionlessDelegatorTx'): TxRecord | undefined {

@@ -13,7 +13,7 @@ export class PrimaryWorld implements WorldPart {
 
   constructor(
     readonly seed: number,
-    readonly size: Pick<WorldSize, 'pnTxsPerChain' | 'pnAddresses'>,
+    readonly size: Pick<WorldSize, 'pnTxsPerChain' | 'pnAddresses' | 'validators'>,
   ) {}
 
   network(name: NetworkName): NetworkGenerator {
@@ -22,7 +22,11 @@ export class PrimaryWorld implements WorldPart {
       const scale = name === 'mainnet' ? 1 : 0.5;
       // About 1.2 transactions per chain are made per step (see NetworkGenerator.runStep).
       const steps = Math.max(40, Math.round((this.size.pnTxsPerChain * scale) / 1.2));
-      gen = new NetworkGenerator(name, this.seed, { addresses: Math.max(4, Math.round(this.size.pnAddresses * scale)), steps });
+      gen = new NetworkGenerator(name, this.seed, {
+        addresses: Math.max(4, Math.round(this.size.pnAddresses * scale)),
+        steps,
+        nodes: Math.max(8, Math.round(this.size.validators * scale)),
+      });
       gen.advance(this.grownSteps);
       this.networks.set(name, gen);
     }

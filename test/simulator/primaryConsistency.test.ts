@@ -205,7 +205,7 @@ describe('validators and rewards', () => {
       expect(tx.amountStaked[0].amount).toBe(v.amountStaked);
       expect(tx.delegationFeePercent).toBe(v.delegationFee);
       expect(v.blsCredentials).toEqual(tx.blsCredentials);
-      const delegators = txs['p-chain'].filter((t) => (t.txType === 'AddDelegatorTx' || t.txType === 'AddPermissionlessDelegatorTx') && t.nodeId === v.nodeId);
+      const delegators = txs['p-chain'].filter((t) => (t.txType === 'AddDelegatorTx' || t.txType === 'AddPermissionlessDelegatorTx') && t.nodeId === v.nodeId && t.startTimestamp! >= v.startTimestamp && t.endTimestamp! <= v.endTimestamp);
       expect(v.delegatorCount).toBe(delegators.length);
       expect(BigInt(v.amountDelegated)).toBe(delegators.reduce((s, d) => s + BigInt(d.amountStaked[0].amount), 0n));
       if (v.validationStatus === 'completed') {

@@ -169,6 +169,15 @@ describe('parameter rules', () => {
     for (const t of l1) expect(t.l1ValidatorDetails!.map((d) => d.validationId)).toContain(id);
   });
 
+  it('transactions: C-chain atomic transactions can be looked up by 0x EVM address', async () => {
+    const all = await sim.groundTruth('GET', `${N}/blockchains/c-chain/transactions`);
+    const evm = ((sim.world.describe().primary as Record<string, { evmAddresses: string[] }>).mainnet.evmAddresses)[0];
+    const mine = await sim.groundTruth('GET', `${N}/blockchains/c-chain/transactions`, { addresses: evm.toUpperCase().replace('0X', '0x') });
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.length).toBeLessThan(all.length);
+    await expect400(`${N}/blockchains/p-chain/transactions`, { addresses: evm }, 'addresses');
+  });
+
   it('transactions: testnet is fuji, base58 chain ids work, blockchainId aliases agree', async () => {
     const a = await getJson(sim.baseUrl + `/v1/networks/testnet/blockchains/x-chain/transactions?pageSize=3`);
     const b = await getJson(sim.baseUrl + `/v1/networks/fuji/blockchains/2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm/transactions?pageSize=3`);

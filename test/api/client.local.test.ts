@@ -90,6 +90,15 @@ describe('Data API client over HTTP (scripted server)', () => {
     expect(client.stats().rateLimited).toBe(1);
   });
 
+  it('reuses keep-alive connections', async () => {
+    const server = await serve((_req, res) => json(res, 200, blocksPage(1)));
+    const client = createDataApiClient({ baseUrl: server.url, ...fast });
+    for (let i = 0; i < 20; i++) await client.api.evm.listBlocks({ chainId: '1' });
+    expect(server.received).toHaveLength(20);
+    // undici may open a second socket while the first is being returned to its pool; never one per request.
+    expect(server.connections()).toBeLessThanOrEqual(2);
+  });
+
   it('caps requests in flight at the configured concurrency', async () => {
     const server = await serve((_req, res) => void setTimeout(() => json(res, 200, blocksPage(1)), 30));
     const client = createDataApiClient({ baseUrl: server.url, concurrency: 3, ...fast });

@@ -26,12 +26,15 @@ export async function startScriptedServer(handler: (req: Received, res: ServerRe
       void handler(entry, res, received.length - 1);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     received,
     maxInFlight: () => maxInFlight,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

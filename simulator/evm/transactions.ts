@@ -6,6 +6,7 @@ const GWEI = 1_000_000_000;
 const TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', methodName: 'transfer(address,uint256)' };
 const SAFE_TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0x42842e0e', methodName: 'safeTransferFrom(address,address,uint256)' };
 const NATIVE_METHOD = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: '' };
+const CREATION_METHOD = { callType: 'CONTRACT_CREATION', methodHash: '0x60806040', methodName: '' };
 /** Failure candidates are every 20th tx (5%); only native transfers among them fail. */
 export const FAIL_MODULUS = 20;
 
@@ -78,7 +79,9 @@ export class TxModel {
     const { block, index } = chain.locate(g);
     const t = this.model.calledToken(g);
     const gas = this.gas(g, block);
-    const method = t < 0 ? NATIVE_METHOD : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD : SAFE_TRANSFER_METHOD;
+    // A contract's first call is its creation (its transfers are the initial mints).
+    const method =
+      t < 0 ? NATIVE_METHOD : g < pool.P ? CREATION_METHOD : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD : SAFE_TRANSFER_METHOD;
     return {
       blockNumber: String(block),
       blockTimestamp: chain.timestamp(block),

@@ -6,7 +6,8 @@ import type { Row, TableDef } from '../warehouse/tableDef.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
-  call<P, R>(endpoint: Endpoint<P, R>, params: P): Promise<R>;
+  /** `options.partition` is the client's fair-share key: waiting requests are served round-robin across partitions. */
+  call<P, R>(endpoint: Endpoint<P, R>, params: P, options?: { partition?: string }): Promise<R>;
 }
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */

@@ -68,6 +68,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const start = startWalk(mode, previous, input, rangeStart);
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
+    // Requests of this partition share the client's quota fairly with the other partitions in flight.
+    const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id }) };
     let walk: Walk = start.walk;
     let totalRows = previous?.rows ?? 0;
     let totalPages = previous?.pages ?? 0;
@@ -78,7 +80,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     while (pages < Math.max(1, input.maxPages)) {
       let page;
       try {
-        page = await stream.fetchPage(client, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
+        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
       } catch (error) {
         // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
         if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {

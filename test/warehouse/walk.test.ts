@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchInput, CheckpointView } from '../../activities/sync/types.ts';
+import { advanceWalk, restartWalk, startWalk } from '../../activities/sync/walk.ts';
+
+/** The walk state machine of each sync mode (pure). */
+
+const input = (over: Partial<BatchInput> = {}): BatchInput => ({ partition: { stream: 'evm.blocks', id: 'p', params: {} }, maxPages: 1, mode: 'sync', runId: 'r2', snapshotAt: 2, ...over });
+const cp = (over: Partial<CheckpointView>): CheckpointView => ({ partitionId: 'p', stream: 'evm.blocks', pageToken: null, cursor: {}, rows: 0, pages: 0, complete: true, updatedAt: '', ...over });
+
+describe('descending-until-known', () => {
+  it('first walk is full; the mark is raised to the walk top only when the walk ends', () => {
+    const s = startWalk('descending-until-known', undefined, input(), 0);
+    expect(s).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { hwm: undefined, runId: 'r2', full: true } } });
+    if (s.kind !== 'walk') return;
+    const a = advanceWalk('descending-until-known', s.walk, [99, 98], 't1');
+    expect(a).toEqual({ complete: false, walk: { pageToken: 't1', cursor: { hwm: undefined, runId: 'r2', full: true, walkTop: 99 } } });
+    const b = advanceWalk('descending-until-known', a.walk, [97], undefined);
+    expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { hwm: 99, runId: 'r2' } } });
+  });
+
+  it('an incremental walk stops at the first page reaching below the old mark', () => {
+    const s = startWalk('descending-until-known', cp({ cursor: { hwm: 50, runId: 'r1' } }), input(), 0);
+    if (s.kind !== 'walk') throw new Error();
+    expect(s.walk.cursor.full).toBe(false);
+    const a = advanceWalk('descending-until-known', s.walk, [60, 55], 't1');
+    expect(a.complete).toBe(false);
+    expect(a.walk.cursor).toMatchObject({ hwm: 50, walkTop: 60 });
+    const b = advanceWalk('descending-until-known', a.walk, [52, 49], 't2');
+    expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { hwm: 60, runId: 'r2' } } });
+  });
+
+  it('backfill ignores the mark; an interrupted walk resumes with its token; a restart keeps the cursor', () => {
+    const s = startWalk('descending-until-known', cp({ cursor: { hwm: 50 } }), input({ mode: 'backfill' }), 0);
+    if (s.kind !== 'walk') throw new Error();
+    expect(advanceWalk('descending-until-known', s.walk, [49], 't').complete).toBe(false);
+    const resumed = startWalk('descending-until-known', cp({ complete: false, pageToken: 't9', cursor: { hwm: 50, walkTop: 70 } }), input(), 0);
+    expect(resumed).toEqual({ kind: 'walk', walk: { pageToken: 't9', cursor: { hwm: 50, walkTop: 70, runId: 'r2' } } });
+    if (resumed.kind !== 'walk') return;
+    expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { hwm: 50, walkTop: 70, runId: 'r2' } });
+  });
+
+  it('a finished walk of the same run is not walked again', () => {
+    expect(startWalk('descending-until-known', cp({ cursor: { hwm: 5, runId: 'r2' } }), input(), 0)).toEqual({ kind: 'done' });
+  });
+});
+
+describe('range', () => {
+  it('starts at the configured start, then at the highest key seen', () => {
+    const s = startWalk('range', undefined, input(), 1000);
+    if (s.kind !== 'walk') throw new Error();
+    expect(s.walk.cursor.from).toBe(1000);
+    const a = advanceWalk('range', s.walk, [1500, 1200], 't');
+    const b = advanceWalk('range', a.walk, [1700], undefined);
+    expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { next: 1700, runId: 'r2' } } });
+    const again = startWalk('range', cp({ cursor: { ...b.walk.cursor }, complete: true }), input({ runId: 'r3' }), 1000);
+    expect(again.kind === 'walk' && again.walk.cursor.from).toBe(1700);
+    const backfill = startWalk('range', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3', mode: 'backfill' }), 1000);
+    expect(backfill.kind === 'walk' && backfill.walk.cursor.from).toBe(1000);
+  });
+});
+
+describe('snapshots', () => {
+  it('re-read each run; an unfinished walk of an earlier run is abandoned, of this run resumed', () => {
+    expect(startWalk('snapshot-replace', cp({ cursor: { runId: 'r1', snapshotAt: 1 } }), input(), 0)).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } } });
+    expect(startWalk('snapshot-merge', cp({ complete: false, pageToken: 'x', cursor: { runId: 'r1', snapshotAt: 1 } }), input(), 0)).toEqual({
+      kind: 'walk',
+      walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } },
+    });
+    expect(startWalk('snapshot-merge', cp({ complete: false, pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2 } }), input(), 0)).toEqual({
+      kind: 'walk',
+      walk: { pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2 } },
+    });
+    const w = { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } };
+    expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: w.cursor } });
+    expect(advanceWalk('snapshot-merge', w, [], undefined).complete).toBe(true);
+  });
+});

@@ -8,13 +8,18 @@ export function blockJson(model: EvmChainModel, txs: TxModel, b: number): Record
   const { chain } = model;
   const first = chain.txsBefore(b);
   const count = chain.txCount(b);
+  // fees = Σ gasUsed × gasPrice can pass 2^53: split the price at 1e9 so both partial sums stay
+  // exact in doubles, and combine them once with BigInt.
   let gasUsed = 0;
-  let fees = 0n;
+  let feesHi = 0;
+  let feesLo = 0;
   for (let g = first; g < first + count; g++) {
     const gas = txs.gas(g, b);
     gasUsed += gas.gasUsed;
-    fees += BigInt(gas.gasUsed) * BigInt(gas.gasPrice);
+    feesHi += gas.gasUsed * Math.floor(gas.gasPrice / 1e9);
+    feesLo += gas.gasUsed * (gas.gasPrice % 1e9);
   }
+  const fees = BigInt(feesHi) * 1_000_000_000n + BigInt(feesLo);
   return {
     chainId: chain.chainId,
     blockNumber: String(b),

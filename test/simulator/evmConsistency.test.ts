@@ -5,8 +5,8 @@ import { getJson } from './simHttp.ts';
 
 /** The EVM world agrees with itself: blocks vs txs, lists vs details, balances and holders vs transfers. */
 
-interface Tx { txHash: string; blockNumber: string; blockIndex: number; blockTimestamp: number; txStatus: string; from: { address: string }; to: { address: string } }
-interface Block { blockNumber: string; blockHash: string; parentHash: string; txCount: number; cumulativeTransactions: string; blockTimestamp: number }
+interface Tx { txHash: string; gasUsed: string; gasPrice: string; blockNumber: string; blockIndex: number; blockTimestamp: number; txStatus: string; from: { address: string }; to: { address: string } }
+interface Block { blockNumber: string; gasUsed: string; feesSpent: string; blockHash: string; parentHash: string; txCount: number; cumulativeTransactions: string; blockTimestamp: number }
 interface Transfer {
   txHash: string; blockNumber: string; blockTimestamp: number; logIndex: number; from: { address: string }; to: { address: string }; value?: string;
   erc20Token?: { address: string }; erc721Token?: { tokenId: string }; erc1155Token?: { tokenId: string };
@@ -33,7 +33,7 @@ const truth = async <T>(path: string, query: Record<string, string> = {}) => (aw
 const ascending = (ts: Transfer[]) => [...ts].reverse();
 
 describe('blocks and transactions', () => {
-  it.each(['43114', '43113', '779672', '99871'])('chain %s: txCount, cumulativeTransactions, parentHash, timestamps agree with the tx list', async (chainId) => {
+  it.each(['43114', '43113', '779672', '99871'])('chain %s: txCount, gas, fees, cumulativeTransactions, parentHash, timestamps agree with the tx list', async (chainId) => {
     const blocks = (await truth<Block>(`/v1/chains/${chainId}/blocks`)).reverse();
     const txs = (await truth<Tx>(`/v1/chains/${chainId}/transactions`)).reverse();
     const perBlock = new Map<string, Tx[]>();
@@ -45,6 +45,8 @@ describe('blocks and transactions', () => {
       expect(b.txCount).toBe(mine.length);
       expect(mine.map((t) => t.blockIndex)).toEqual(mine.map((_, j) => j));
       for (const t of mine) expect(t.blockTimestamp).toBe(b.blockTimestamp);
+      expect(b.gasUsed).toBe(String(mine.reduce((sum, t) => sum + BigInt(t.gasUsed), 0n)));
+      expect(b.feesSpent).toBe(String(mine.reduce((sum, t) => sum + BigInt(t.gasUsed) * BigInt(t.gasPrice), 0n)));
       cumulative += b.txCount;
       expect(b.cumulativeTransactions).toBe(String(cumulative));
       if (i > 0) {

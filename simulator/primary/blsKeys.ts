@@ -1,48 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { derive, toHex } from './ids.ts';
 import type { BlsCredentials } from './types.ts';
 
 /**
  * Validator BLS keys, as Avalanche uses them: public keys in G1 (48 bytes compressed), signatures in
- * G2 (96 bytes), proof-of-possession ciphersuite for the PoP. Keys derive from a label, so the same
- * seed gives the same keys; curve work is done on first use because it costs milliseconds per key.
+ * G2 (96 bytes), proof-of-possession ciphersuite for the PoP. Keys are numbered: key i has a secret
+ * derived from i, so worlds share keys and the credentials (public key + PoP, costly to compute)
+ * come from a precomputed table (scripts/generatePnBlsTable.ts); outside the table they are computed.
  */
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const sigs = bls12_381.longSignatures;
-const KEYS = new Map<string, BlsKey>();
 const CURVE_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+
+export const BLS_TABLE_SIZE = 2048;
+export const BLS_TABLE_PATH = fileURLToPath(new URL('./blsTable.bin', import.meta.url));
+let table: Buffer | null | undefined;
+const KEYS = new Map<number, BlsKey>();
+
+function tableEntry(index: number): { publicKey: Uint8Array; proofOfPossession: Uint8Array } | undefined {
+  if (table === undefined) table = existsSync(BLS_TABLE_PATH) ? readFileSync(BLS_TABLE_PATH) : null;
+  if (!table || (index + 1) * 144 > table.length) return undefined;
+  return { publicKey: table.subarray(index * 144, index * 144 + 48), proofOfPossession: table.subarray(index * 144 + 48, (index + 1) * 144) };
+}
 
 export class BlsKey {
   private cachedPublicKey?: Uint8Array;
   private cachedCredentials?: BlsCredentials;
 
-  constructor(readonly secretKey: Uint8Array) {}
+  private constructor(
+    readonly index: number,
+    readonly secretKey: Uint8Array,
+  ) {}
 
-  /** Secret scalar from 48 label-derived bytes reduced into [1, r) (as key generation does, minus the curve work). */
-  static fromLabel(label: string): BlsKey {
-    // One key object per label and process: its public key and proof of possession are computed once
-    // even when several worlds of the same seed exist (tests start many simulators).
-    let key = KEYS.get(label);
-    if (!key) KEYS.set(label, (key = BlsKey.derive(label)));
+  /** Key number `index` (one object per index and process). */
+  static ofIndex(index: number): BlsKey {
+    let key = KEYS.get(index);
+    if (!key) KEYS.set(index, (key = new BlsKey(index, BlsKey.secretForIndex(index))));
     return key;
   }
 
-  private static derive(label: string): BlsKey {
-    const wide = BigInt(toHex(derive(`bls:${label}`, 48)));
+  /** Secret scalar from 48 index-derived bytes reduced into [1, r), as key generation does. */
+  static secretForIndex(index: number): Uint8Array {
+    const wide = BigInt(toHex(derive(`bls:key:${index}`, 48)));
     const scalar = (wide % (CURVE_ORDER - 1n)) + 1n;
-    return new BlsKey(Uint8Array.from(Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex')));
+    return Uint8Array.from(Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex'));
+  }
+
+  static computeCredentials(secretKey: Uint8Array): { publicKey: Uint8Array; proofOfPossession: Uint8Array } {
+    const publicKey = sigs.getPublicKey(secretKey).toBytes(true);
+    const proofOfPossession = sigs.sign(sigs.hash(publicKey, POP_DST), secretKey).toBytes(true);
+    return { publicKey, proofOfPossession };
   }
 
   get publicKey(): Uint8Array {
-    this.cachedPublicKey ??= sigs.getPublicKey(this.secretKey).toBytes(true);
+    this.cachedPublicKey ??= tableEntry(this.index)?.publicKey ?? sigs.getPublicKey(this.secretKey).toBytes(true);
     return this.cachedPublicKey;
   }
 
   get credentials(): BlsCredentials {
     if (!this.cachedCredentials) {
-      const pop = sigs.sign(sigs.hash(this.publicKey, POP_DST), this.secretKey);
-      this.cachedCredentials = { publicKey: toHex(this.publicKey), proofOfPossession: toHex(pop.toBytes(true)) };
+      const entry = tableEntry(this.index) ?? BlsKey.computeCredentials(this.secretKey);
+      this.cachedPublicKey = entry.publicKey;
+      this.cachedCredentials = { publicKey: toHex(entry.publicKey), proofOfPossession: toHex(entry.proofOfPossession) };
     }
     return this.cachedCredentials;
   }

@@ -1,4 +1,4 @@
-import { BlsKey } from './blsKeys.ts';
+import { BLS_TABLE_SIZE, BlsKey } from './blsKeys.ts';
 import { type ChainAlias, PRIMARY_NETWORK_ID, type NetworkName } from './chains.ts';
 import { derive, nodeIdFromBytes, toHex, cb58Encode } from './ids.ts';
 import { Ledger, type OutputSpec, type TxRecord, type UtxoRecord } from './ledger.ts';
@@ -49,6 +49,7 @@ export class NetworkGenerator {
   private readonly typesSeen = new Set<string>();
   private readonly builders: Record<string, { chain: ChainAlias; weight: number; build: Builder }>;
   private lastVertexHashes: string[] = [];
+  private l1KeyCounter = 0;
 
   constructor(
     readonly network: NetworkName,
@@ -339,7 +340,7 @@ export class NetworkGenerator {
     const rewardAddresses = [this.rng.chance(0.7) ? owner : this.randomAddress()];
     const reward = estimatedReward(stake, end - start);
     const lock = useLocked ? Math.max(...locked.map((r) => r.utxo.stakeableLocktime)) : undefined;
-    const blsKey = txType === 'AddPermissionlessValidatorTx' ? BlsKey.fromLabel(`${this.ledger.seedLabel}:${nodeId}`) : undefined;
+    const blsKey = txType === 'AddPermissionlessValidatorTx' ? BlsKey.ofIndex(this.nodeIds().indexOf(nodeId)) : undefined;
     const fields = {
       nodeId,
       subnetId: PRIMARY_NETWORK_ID,
@@ -455,7 +456,19 @@ export class NetworkGenerator {
 
   // ---------- subnets and L1s ----------
 
+  /** L1s are few on the real networks; the cap also bounds the BLS keys the world uses. */
+  private maxL1s(): number {
+    return Math.max(2, Math.floor(this.size.nodes / 40));
+  }
+
+  /** L1 validator keys follow the primary nodes' keys in the key table. */
+  private nextL1KeyIndex(): number {
+    const span = Math.max(1, BLS_TABLE_SIZE - this.size.nodes);
+    return this.size.nodes + (this.l1KeyCounter++ % span);
+  }
+
   private createSubnet(): TxRecord | undefined {
+    if (this.subnets.length >= this.maxL1s() * 3) return undefined;
     const owner = this.funded('p-chain', SUBNET_FEE * 2n);
     if (!owner) return undefined;
     const record = this.pay('p-chain', 'CreateSubnetTx', owner, [], SUBNET_FEE, {
@@ -533,7 +546,7 @@ export class NetworkGenerator {
       validationIdHex: toHex(idBytes),
       nodeId,
       subnetId,
-      blsKey: BlsKey.fromLabel(`${this.ledger.seedLabel}:${nodeId}`),
+      blsKey: BlsKey.ofIndex(this.nextL1KeyIndex()),
       weights: [{ height: this.ledger.pChainHeightOfStep(), weight }],
       balance,
       // One validator in six is offline: signature aggregation must work around it.
@@ -557,7 +570,7 @@ export class NetworkGenerator {
 
   private convertSubnetToL1(): TxRecord | undefined {
     const subnet = this.subnets.find((s) => !s.l1 && s.chains.length > 0);
-    if (!subnet) return undefined;
+    if (!subnet || this.subnets.filter((s) => s.l1).length >= this.maxL1s()) return undefined;
     const count = this.rng.int(3, 6);
     const validators = Array.from({ length: count }, (_, i) => this.newL1Validator(subnet.subnetId, i, this.rng.int(10, 1000) * 100, this.rng.int(1, 10) * 1_000_000_000));
     const contractAddress = toHex(derive(`${this.ledger.seedLabel}:vmc:${subnet.subnetId}`, 20));
@@ -611,7 +624,8 @@ export class NetworkGenerator {
   }
 
   private registerL1Validator(): TxRecord | undefined {
-    return this.l1Op((l1s) => ({ subnet: this.rng.pick(l1s) }), 'RegisterL1ValidatorTx', (subnet) => {
+    const room = (l1s: SubnetRecord[]) => l1s.filter((s) => s.l1!.validators.length < 12);
+    return this.l1Op((l1s) => (room(l1s).length > 0 ? { subnet: this.rng.pick(room(l1s)) } : undefined), 'RegisterL1ValidatorTx', (subnet) => {
       const balance = this.rng.int(1, 5) * 1_000_000_000;
       const v = this.newL1Validator(subnet.subnetId, subnet.l1!.validators.length, this.rng.int(10, 1000) * 100, balance);
       subnet.l1!.validators.push(v);

@@ -1,8 +1,8 @@
 import { base58, bech32 } from '@scure/base';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-// Node's native sha256: generating a large world hashes hundreds of thousands of ids.
-const sha256 = (data: Uint8Array | string): Uint8Array => createHash('sha256').update(data).digest();
+// Node's one-shot native sha256: generating a large world hashes hundreds of thousands of ids.
+const sha256 = (data: Uint8Array | string): Uint8Array => hash('sha256', data, 'buffer');
 
 /**
  * Avalanche identifier codecs. cb58 is base58 of the bytes followed by the last four bytes of their

@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { NativeTransaction } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { col } from './columns.ts';
-import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
+import { blockRangePartitions } from './tables/blockRanges.ts';
 import { evmTransactionsTable, nativeTransactionRow } from './tables/evmTransactions.ts';
 import { u64 } from './values.ts';
 
@@ -22,20 +22,14 @@ export const evmAddressTransactions: StreamDef<NativeTransaction> = {
   mode: 'range',
   weight: endpoints.evm.listNativeTransactions.weight,
   tables: [evmTransactionsTable, evmAddressTransactionsTable],
-  partitions: (config) =>
-    config.evmChains.flatMap((c) =>
-      c.addresses.map((address) => ({
-        stream: 'evm.address_transactions' as const,
-        id: partitionId('evm.address_transactions', c.chainId, address),
-        chain: c.chainId,
-        params: { chainId: c.chainId, address, startBlock: c.fromBlock ?? 0 },
-      })),
-    ),
+  needsChainHeads: true,
+  partitions: (config, plan) => blockRangePartitions('evm.address_transactions', config, 'addresses', plan),
   async fetchPage(client, p, s) {
     const r = await client.call(endpoints.evm.listNativeTransactions, {
       chainId: String(p.params.chainId),
       address: String(p.params.address),
       startBlock: s.from ?? Number(p.params.startBlock ?? 0),
+      endBlock: p.params.endBlock === undefined ? undefined : Number(p.params.endBlock),
       pageSize: s.pageSize,
       pageToken: s.pageToken ?? undefined,
     });

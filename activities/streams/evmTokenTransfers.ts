@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { ErcTransfer } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { col, erc20Token, erc20TokenRow, evmAddressInfo, evmAddressInfoRow, nftMetadata, nftMetadataRow, uint256, uint256Row } from './columns.ts';
-import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
+import { blockRangePartitions } from './tables/blockRanges.ts';
 import { int, i64, str, u64 } from './values.ts';
 
 export const evmTokenTransfersTable: TableDef = {
@@ -43,20 +43,14 @@ export const evmTokenTransfers: StreamDef<ErcTransfer> = {
   mode: 'range',
   weight: endpoints.evm.listTransfers.weight,
   tables: [evmTokenTransfersTable],
-  partitions: (config) =>
-    config.evmChains.flatMap((c) =>
-      c.contracts.map((address) => ({
-        stream: 'evm.token_transfers' as const,
-        id: partitionId('evm.token_transfers', c.chainId, address),
-        chain: c.chainId,
-        params: { chainId: c.chainId, address, startBlock: c.fromBlock ?? 0 },
-      })),
-    ),
+  needsChainHeads: true,
+  partitions: (config, plan) => blockRangePartitions('evm.token_transfers', config, 'contracts', plan),
   async fetchPage(client, p, s) {
     const r = await client.call(endpoints.evm.listTransfers, {
       chainId: String(p.params.chainId),
       address: String(p.params.address),
       startBlock: s.from ?? Number(p.params.startBlock ?? 0),
+      endBlock: p.params.endBlock === undefined ? undefined : Number(p.params.endBlock),
       pageSize: s.pageSize,
       pageToken: s.pageToken ?? undefined,
     });

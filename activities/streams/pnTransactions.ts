@@ -56,6 +56,7 @@ export const pnTransactionsTable: TableDef = {
   primaryKey: ['network', 'blockchain_id', 'tx_hash'],
   merge: 'upsert',
   export: pnExport,
+  afterMerge: ['ops/propagateRewardTx.sql'],
 };
 
 export const pnTransactionUtxosTable: TableDef = {
@@ -70,6 +71,7 @@ export const pnTransactionUtxosTable: TableDef = {
   primaryKey: ['network', 'blockchain_id', 'tx_hash', 'direction', 'item_index'],
   merge: 'upsert',
   export: pnExport,
+  afterMerge: ['ops/propagateUtxoSpends.sql'],
 };
 
 export const pnTransactionAmountsTable: TableDef = {

@@ -35,7 +35,9 @@ export interface NormalizeContext {
 
 /** Derived inputs for partitions that depend on earlier results (node ids found by pn.validators). */
 export interface Discovered {
-  validatorNodeIds: Map<string, string[]>;
+  validatorNodeIds?: Map<string, string[]>;
+  /** Latest block per EVM chain id, read at planning time (block-range streams split their backfill by it). */
+  chainHeads?: Map<string, number>;
 }
 
 export interface StreamDef<T = unknown> {
@@ -49,6 +51,8 @@ export interface StreamDef<T = unknown> {
   weight: number;
   /** Every table the normalizer fills, parent first. */
   tables: TableDef[];
+  /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
+  needsChainHeads?: boolean;
   /** Derived streams also plan partitions from discovered values (second wave of a pipeline run). */
   takesDiscovered?: boolean;
   /** Partitions from the config (and, for derived streams, from discovered values). */

@@ -1,3 +1,4 @@
+import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError } from '../api/errors.ts';
 import { STREAMS } from '../streams/catalog.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
@@ -23,11 +24,21 @@ export interface SyncCore {
 }
 
 /** Node ids the validators stream has stored, per network (input of derived reward partitions). */
-async function discover(warehouse: Warehouse): Promise<Discovered> {
+async function discover(warehouse: Warehouse): Promise<Map<string, string[]>> {
   const rows = await warehouse.query('SELECT DISTINCT network, node_id FROM pn_validators ORDER BY network, node_id');
   const validatorNodeIds = new Map<string, string[]>();
   for (const r of rows) validatorNodeIds.set(String(r.network), [...(validatorNodeIds.get(String(r.network)) ?? []), String(r.node_id)]);
-  return { validatorNodeIds };
+  return validatorNodeIds;
+}
+
+/** The latest block of each configured EVM chain (one 10 CU page each). */
+async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise<Map<string, number>> {
+  const heads = new Map<string, number>();
+  for (const c of config.evmChains) {
+    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan' });
+    if (page.blocks[0]) heads.set(c.chainId, Number(page.blocks[0].blockNumber));
+  }
+  return heads;
 }
 
 /**
@@ -41,14 +52,15 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 
   async function planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
-    const discovered = input.discovered ? await discover(warehouse) : undefined;
+    const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
+    const plan: Discovered = {};
+    if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
+    if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config);
     const seen = new Set<string>();
     const out: PartitionSpec[] = [];
-    for (const name of names) {
-      const stream = STREAMS[name];
+    for (const stream of selected) {
       // Derived partitions only come from streams that take discovered values.
-      if (discovered && !stream.takesDiscovered) continue;
-      for (const p of stream.partitions(config, discovered)) {
+      for (const p of stream.partitions(config, plan)) {
         if (seen.has(p.id)) continue;
         seen.add(p.id);
         out.push(p);

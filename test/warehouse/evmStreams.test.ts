@@ -54,6 +54,8 @@ beforeAll(async () => {
             transactions: txHashes,
             nfts: nfts.map((n) => ({ contract: n.address, tokenId: n.tokenId })),
             holderThreshold: '0',
+            // 300 blocks in ranges of 100: range streams are walked as 3 partitions per address/contract.
+            rangeSize: 100,
           },
         ],
       };
@@ -187,6 +189,15 @@ describe('EVM streams against ground truth', () => {
       const rows = await q('SELECT address, sort_key FROM metrics_holders WHERE chain_id = $1 AND contract_address = $2 AND snapshot_at = $3', [chainId, c.address, SNAPSHOT]);
       expect(sorted(rows.map((r) => `${String(r.address)}:${String(r.sort_key)}`))).toEqual(sorted(expected.map((e) => `${String(e.address)}:${String(e.sortKey)}`)));
     }
+  });
+
+  it('range streams are split into block ranges up to the chain head', async () => {
+    const ranges = (await h.core.planPartitions({ streams: ['evm.token_transfers'] })).filter((p) => p.params.address === contracts[0].address);
+    expect(ranges.map((p) => [p.params.startBlock, p.params.endBlock])).toEqual([
+      [0, 100],
+      [100, 200],
+      [200, undefined],
+    ]);
   });
 
   it('checkpoints: every partition complete, rows counted', async () => {

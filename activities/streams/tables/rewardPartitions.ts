@@ -21,10 +21,10 @@ export function rewardPartitions(stream: StreamName, config: ResolvedConfig, dis
       network: n.network,
       params: { network: n.network, [kind]: set },
     });
-    if (discovered) {
+    if (discovered?.validatorNodeIds) {
       if (!n.rewardsForDiscoveredValidators) return [];
       const configured = new Set(n.nodeIds);
-      const found = (discovered.validatorNodeIds.get(n.network) ?? []).filter((id) => !configured.has(id));
+      const found = (discovered.validatorNodeIds?.get(n.network) ?? []).filter((id) => !configured.has(id));
       return chunks(found, NODE_IDS_PER_PARTITION).map((set) => make('nodeIds', set));
     }
     return [...chunks(n.addresses, ADDRESSES_PER_PARTITION).map((set) => make('addresses', set)), ...chunks(n.nodeIds, NODE_IDS_PER_PARTITION).map((set) => make('nodeIds', set))];

@@ -1,0 +1,30 @@
+import type { ResolvedConfig } from '../../../worker/config.ts';
+import type { StreamName } from '../../../worker/streamNames.ts';
+import type { PartitionSpec } from '../../sync/types.ts';
+import { partitionId } from '../partitionIds.ts';
+import type { Discovered } from '../streamDef.ts';
+
+/**
+ * Range partitions of a block-range stream (like cryo's chunks): one per `rangeSize`-aligned block
+ * range from `fromBlock` to the chain head, walked in parallel. Ranges below the head's range are
+ * closed (endBlock exclusive); the head's range is open-ended and keeps following the chain. A range
+ * is named by its start only, so when the head moves on, the same partition (and checkpoint) just
+ * gains an end: its next sync walks from its committed end to that end, no more.
+ */
+export function blockRangePartitions(stream: StreamName, config: ResolvedConfig, key: 'addresses' | 'contracts', plan?: Discovered): PartitionSpec[] {
+  return config.evmChains.flatMap((c) => {
+    const from = c.fromBlock ?? 0;
+    const head = plan?.chainHeads?.get(c.chainId);
+    const first = Math.floor(from / c.rangeSize);
+    const last = head === undefined ? first : Math.max(first, Math.floor(head / c.rangeSize));
+    return c[key].flatMap((address) =>
+      Array.from({ length: last - first + 1 }, (_, i) => {
+        const k = first + i;
+        const startBlock = Math.max(from, k * c.rangeSize);
+        const params: PartitionSpec['params'] = { chainId: c.chainId, address, startBlock };
+        if (k < last) params.endBlock = (k + 1) * c.rangeSize;
+        return { stream, id: partitionId(stream, c.chainId, address, `from-${startBlock}`), chain: c.chainId, params };
+      }),
+    );
+  });
+}

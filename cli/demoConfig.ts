@@ -1,12 +1,8 @@
 import type { WorldDescription } from '../simulator/index.ts';
 import { validateConfig, type PipelineConfig } from '../worker/config.ts';
 
-/** What the primary-network part of a world description offers for configs (read loosely). */
-interface PrimaryDescriptionLike {
-  networks?: { network: string; addresses?: string[]; nodeIds?: string[] }[];
-  addresses?: string[];
-  nodeIds?: string[];
-}
+/** What the primary-network part of a world description offers for configs, per network (read loosely). */
+type PrimaryDescriptionLike = Partial<Record<'mainnet' | 'fuji', { addresses?: string[]; nodeIds?: string[] }>>;
 
 /**
  * A pipeline config that covers every stream of a simulated world: its EVM chains with sample
@@ -16,7 +12,7 @@ interface PrimaryDescriptionLike {
 export function configForWorld(world: WorldDescription, base: { baseUrl: string; metricsUrl: string; dataDir: string; addressesPerChain?: number }): PipelineConfig {
   const take = base.addressesPerChain ?? 3;
   const primary = (world.primary ?? {}) as PrimaryDescriptionLike;
-  const mainnetPrimary = primary.networks?.find((n) => n.network === 'mainnet') ?? primary;
+  const mainnetPrimary = primary.mainnet ?? {};
   const raw = {
     dataDir: base.dataDir,
     api: { baseUrl: base.baseUrl, metricsUrl: base.metricsUrl, tier: 'pro', concurrency: 8, pageSize: 100 },

@@ -58,6 +58,8 @@ export const configSchema = z.strictObject({
       pageSize: z.number().int().min(1).max(100).default(100),
       requestTimeoutMs: z.number().int().min(100).default(30_000),
       maxRetries: z.number().int().min(0).max(50).default(8),
+      /** Longest quota wait done inside a request; longer waits pause the partition workflow durably. */
+      maxQuotaWaitMs: z.number().int().min(0).default(90_000),
     })
     .prefault({}),
   temporal: z

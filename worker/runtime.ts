@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
 import { createDataApiClient } from '../activities/api/index.ts';
-import { openWarehouse } from '../activities/warehouse/warehouse.ts';
+import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
@@ -10,6 +10,8 @@ import { parquetDir, warehousePath } from './paths.ts';
 
 export interface Runtime {
   deps: ActivityDeps;
+  /** The DuckDB warehouse this process owns (tests and benchmarks read it directly). */
+  warehouse: Warehouse;
   close(): Promise<void>;
 }
 
@@ -29,12 +31,14 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     concurrency: config.api.concurrency,
     requestTimeoutMs: config.api.requestTimeoutMs,
     maxRetries: config.api.maxRetries,
+    maxQuotaWaitMs: config.api.maxQuotaWaitMs,
     logger: logger.child({ component: 'api' }),
   });
   const warehouse = await openWarehouse(warehousePath(config.dataDir));
   const sync = createSyncCore({ client, warehouse, config, logger: logger.child({ component: 'sync' }) });
   const outDir = parquetDir(config.dataDir);
   return {
+    warehouse,
     deps: {
       logger,
       sync,

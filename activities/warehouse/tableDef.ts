@@ -41,6 +41,12 @@ export interface TableDef {
   merge: MergeKind;
   scd2?: Scd2Spec;
   export: ExportLayout;
+  /**
+   * Files under sql/ run after this table's merge, in the same transaction, with `{stage}` naming
+   * the staged batch: updates a new row implies for rows stored earlier (a spend marks the UTXO it
+   * consumes), so incremental walks that never re-read old items still match the API.
+   */
+  afterMerge?: string[];
 }
 
 export type CellValue = string | bigint | number | boolean | string[] | null;

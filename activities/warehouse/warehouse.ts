@@ -129,6 +129,7 @@ export class Warehouse {
             const stage = stages.get(table.name)!;
             await this.appendArrow(table, stage, rows);
             for (const statement of mergeStatements(table, stage)) await this.writer.run(statement);
+            for (const file of table.afterMerge ?? []) await this.writer.run(sqlFile(file).replaceAll('{stage}', ident(stage)));
             await this.writer.run(`DELETE FROM ${ident(stage)}`);
           }
           await this.fault(`after-table:${table.name}`);

@@ -8,7 +8,7 @@ export interface TestWorker {
   taskQueue: string;
   client: Client;
   worker: Worker;
-  /** Runs the worker until fn settles, then shuts it down. */
+  /** Runs fn while the worker polls; fails fast if the worker dies. */
   run<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -25,12 +25,20 @@ export async function startTestWorker(options: { activities: object; address?: s
   });
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
+  // One long-lived run per worker (a Worker can only run once); tests call run() many times.
+  const running = worker.run();
+  const died = running.then(() => {
+    throw new Error('worker stopped');
+  });
+  died.catch(() => undefined);
   return {
     taskQueue,
     client,
     worker,
-    run: (fn) => worker.runUntil(fn),
+    run: (fn) => Promise.race([fn(), died]),
     async close() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
       await connection.close();
       await nativeConnection.close();
     },

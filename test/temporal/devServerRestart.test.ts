@@ -34,7 +34,7 @@ describe('embedded dev server', () => {
 
     // The restarted server still drives it to completion.
     const tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger().logger }), address: server.address, taskQueue });
-    const result = await tw.worker.runUntil(async () => {
+    const result = await tw.run(async () => {
       await handle.signal(releaseSignal, 'after-restart');
       return handle.result();
     });

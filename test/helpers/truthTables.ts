@@ -1,0 +1,150 @@
+import type { Endpoint, ListEndpoint, QueryValue } from '../../activities/api/endpoint.ts';
+import { buildUrl } from '../../activities/api/buildUrl.ts';
+import { STREAMS } from '../../activities/streams/catalog.ts';
+import type { StreamClient } from '../../activities/streams/streamDef.ts';
+import type { PartitionSpec } from '../../activities/sync/types.ts';
+import type { Warehouse } from '../../activities/warehouse/warehouse.ts';
+import type { Row } from '../../activities/warehouse/tableDef.ts';
+import type { Simulator } from '../../simulator/index.ts';
+
+/**
+ * Ground truth as warehouse rows: every partition's endpoint is answered by the simulator's
+ * ground truth (all items at once, no tokens, no faults) and run through the same stream
+ * normalizers, so the warehouse can be compared with it table by table, column by column.
+ */
+export function truthClient(sim: Simulator): StreamClient {
+  const fetchJson = async (endpoint: Endpoint<unknown, unknown>, params: unknown) => {
+    const request = endpoint.build(params);
+    const { url } = buildUrl(endpoint.service === 'metrics' ? sim.metricsUrl : sim.baseUrl, request);
+    let res: Response;
+    for (let attempt = 0; ; attempt++) {
+      res = await fetch(url, {
+        method: endpoint.method,
+        headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      });
+      // Tests with CU limits on: wait out the window like any polite client.
+      if (res.status !== 429 || attempt >= 20) break;
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+    }
+    if (!res.ok) throw new Error(`truth fetch ${endpoint.name}: HTTP ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  return {
+    async call<P, R>(endpoint: Endpoint<P, R>, params: P): Promise<R> {
+      const listKey = (endpoint as unknown as ListEndpoint<never, never, string>).listKey;
+      if (!listKey) return endpoint.schema.parse(await fetchJson(endpoint as Endpoint<unknown, unknown>, params));
+      const request = endpoint.build(params);
+      const query: Record<string, string> = {};
+      for (const [k, v] of Object.entries(request.query) as [string, QueryValue][]) {
+        if (v === undefined || k === 'pageToken' || k === 'pageSize') continue;
+        query[k] = Array.isArray(v) ? v.join(',') : String(v);
+      }
+      const items = await sim.groundTruth(endpoint.method, request.path, query, request.body);
+      // Fields beside the list (nativeTokenBalance, chainInfo) come from a real first page.
+      const first = await fetchJson(endpoint as Endpoint<unknown, unknown>, { ...(params as object), pageToken: undefined, pageSize: 1 });
+      return endpoint.schema.parse({ ...first, [listKey]: items, nextPageToken: undefined });
+    },
+  };
+}
+
+/** Canonical text of a row: bigints as strings, keys sorted, chosen columns left out. */
+function canonical(row: Row | Record<string, unknown>, skip: Set<string>): string {
+  const keys = Object.keys(row).filter((k) => !skip.has(k)).sort();
+  return JSON.stringify(keys.map((k) => [k, normalizeValue((row as Record<string, unknown>)[k])]));
+}
+
+function normalizeValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toString() : v;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(normalizeValue);
+  if (v && typeof v === 'object') return JSON.stringify(v);
+  return v ?? null;
+}
+
+export interface TableComparison {
+  table: string;
+  expected: number;
+  found: number;
+  /** Expected rows that are missing or differ. */
+  lost: number;
+  /** Rows in the warehouse that ground truth does not have (or has once but stored twice). */
+  duplicated: number;
+  examples: string[];
+}
+
+/**
+ * Compares the warehouse with ground truth for the given partitions. Snapshot tables are compared
+ * at `snapshotAt`; the validator history (SCD2) on its current rows, without its validity columns.
+ */
+export async function compareWithTruth(sim: Simulator, warehouse: Warehouse, partitions: PartitionSpec[], ctx: { snapshotAt: number; runId?: string }): Promise<TableComparison[]> {
+  const client = truthClient(sim);
+  const expected = new Map<string, Map<string, Row>>();
+  const tableDefs = new Map<string, { primaryKey: string[]; merge: string; columns: string[] }>();
+  for (const partition of partitions) {
+    const stream = STREAMS[partition.stream];
+    for (const t of stream.tables) tableDefs.set(t.name, { primaryKey: t.primaryKey, merge: t.merge, columns: t.columns.map((c) => c.name) });
+    // List endpoints answer in one page here; streams that page over a set themselves
+    // (transaction details, NFT tokens) still hand out their own tokens.
+    let pageToken: string | null = null;
+    do {
+      const page = await stream.fetchPage(client, partition, { pageToken, pageSize: 100 });
+      const rows = stream.normalize(page, { partition, snapshotAt: ctx.snapshotAt, runId: ctx.runId ?? 'truth' });
+      for (const [table, list] of Object.entries(rows)) {
+        const def = tableDefs.get(table)!;
+        const byKey = expected.get(table) ?? new Map<string, Row>();
+        for (const row of list) byKey.set(JSON.stringify(def.primaryKey.map((k) => normalizeValue(row[k]))), row);
+        expected.set(table, byKey);
+      }
+      pageToken = page.nextPageToken ?? null;
+    } while (pageToken);
+  }
+  const out: TableComparison[] = [];
+  for (const [table, def] of tableDefs) {
+    const skip = new Set<string>();
+    const where: string[] = [];
+    if (def.columns.includes('snapshot_at')) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
+    if (def.merge === 'scd2') {
+      where.push('valid_to IS NULL');
+      skip.add('valid_from').add('valid_to');
+    }
+    // JSON reading keeps DECIMAL/HUGEINT exact (the JS reader turns DECIMAL into a lossy number).
+    const connection = await warehouse.connect();
+    const reader = await connection.runAndReadAll(`SELECT * FROM "${table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
+    const found = reader.getRowObjectsJson() as Record<string, unknown>[];
+    connection.closeSync();
+    const have = found.map((r) => canonical(r, skip));
+    const counts = new Map<string, number>();
+    for (const h of have) counts.set(h, (counts.get(h) ?? 0) + 1);
+    let lost = 0;
+    const examples: string[] = [];
+    const foundByKey = new Map(found.map((r) => [JSON.stringify(def.primaryKey.map((k) => normalizeValue(r[k]))), r]));
+    for (const [key, row] of expected.get(table) ?? new Map<string, Row>()) {
+      const w = canonical(row, skip);
+      const n = counts.get(w) ?? 0;
+      if (n > 0) {
+        counts.set(w, n - 1);
+        continue;
+      }
+      lost += 1;
+      if (examples.length >= 3) continue;
+      const stored = foundByKey.get(key);
+      if (!stored) examples.push(`missing ${key}`);
+      else {
+        const diff = Object.keys(row).filter((c) => !skip.has(c) && JSON.stringify(normalizeValue(row[c])) !== JSON.stringify(normalizeValue(stored[c])));
+        examples.push(`different ${key}: ${diff.map((c) => `${c}=${JSON.stringify(normalizeValue(stored[c]))} (truth ${JSON.stringify(normalizeValue(row[c]))})`).join(', ')}`);
+      }
+    }
+    let duplicated = 0;
+    for (const [h, n] of counts) {
+      if (n > 0) {
+        duplicated += n;
+        if (examples.length < 6) examples.push(`unexpected: ${h.slice(0, 300)}`);
+      }
+    }
+    out.push({ table, expected: expected.get(table)?.size ?? 0, found: have.length, lost, duplicated, examples });
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import type { BlsCredentials } from './types.ts';
  * Validator BLS keys, as Avalanche uses them: public keys in G1 (48 bytes compressed), signatures in
  * G2 (96 bytes), proof-of-possession ciphersuite for the PoP. Keys are numbered: key i has a secret
  * derived from i, so worlds share keys and the credentials (public key + PoP, costly to compute)
- * come from a precomputed table (scripts/generatePnBlsTable.ts); outside the table they are computed.
+ * come from a precomputed table (simulator/primary/generateBlsTable.ts); outside the table they are computed.
  */
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';

@@ -21,14 +21,16 @@ export const BENCH_STREAMS: StreamName[] = process.env.BENCH_STREAMS
   : ['evm.blocks', 'evm.transactions', 'evm.address_transactions', 'evm.token_transfers', 'pn.transactions', 'pn.vertices'];
 
 /**
- * The throughput world: 'small', with 20 validators instead of 200. The simulator computes each
+ * The throughput world: 'small' with 2,000 blocks (BENCH_BLOCKS), 1,000 primary-network
+ * transactions per chain (BENCH_PN_TXS) and 20 validators instead of 200. The simulator computes each
  * validator's BLS proof of possession on first use (about 0.2 s of CPU each), which would otherwise
- * dominate the first walk of pn.transactions/p-chain. BENCH_BLOCKS scales the EVM part.
+ * dominate the first walk of pn.transactions/p-chain.
  */
 export const BENCH_SIZE: Partial<WorldSize> = {
   ...WORLD_SIZES.small,
   validators: 20,
-  ...(process.env.BENCH_BLOCKS ? { evmBlocks: Number(process.env.BENCH_BLOCKS) } : {}),
+  evmBlocks: Number(process.env.BENCH_BLOCKS ?? 2000),
+  pnTxsPerChain: Number(process.env.BENCH_PN_TXS ?? 1000),
 };
 
 /** Rate limits on, but far above anything the machine can serve: the client learns the server's limit from headers. */

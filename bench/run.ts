@@ -17,7 +17,7 @@ import { runCeiling } from './ceiling.ts';
 import { runDirect } from './direct.ts';
 import { runPipeline } from './pipeline.ts';
 import { runQuota } from './quota.ts';
-import { runMemoryPair } from './memory.ts';
+import { MEMORY_ROWS_DEFAULT, runMemoryPair } from './memory.ts';
 
 const partitions = envNumber('BENCH_PARTITIONS', 6);
 const pagesPerBatch = envNumber('BENCH_PAGES_PER_BATCH', 20);

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Logger } from '../worker/logger.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
+import type { ExportPort, ExportSummary, StatusPort, SyncPort, VerifyPort } from './ports.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
@@ -56,7 +56,7 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
-    async exportParquet(input: { tables?: string[] }): Promise<{ files: number; tables: number }> {
+    async exportParquet(input: { tables?: string[] }): Promise<ExportSummary> {
       return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
     },
 

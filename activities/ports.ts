@@ -11,8 +11,16 @@ export interface SyncPort {
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
 
+/** Files (re)written, tables exported, partitions left unchanged and partition files removed. */
+export interface ExportSummary {
+  files: number;
+  tables: number;
+  unchanged: number;
+  deleted: number;
+}
+
 export interface ExportPort {
-  exportParquet(input: { tables?: string[] }): Promise<{ files: number; tables: number }>;
+  exportParquet(input: { tables?: string[] }): Promise<ExportSummary>;
 }
 
 export interface StatusPort {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
 import { createDataApiClient } from '../activities/api/index.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
+import { exportParquet } from '../activities/warehouse/export.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
@@ -42,7 +43,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     deps: {
       logger,
       sync,
-      exporter: { exportParquet: async () => { void outDir; return { files: 0, tables: 0 }; } },
+      exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
       status: { listCheckpoints: () => warehouse.listCheckpoints() },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
     },

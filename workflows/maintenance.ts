@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { VerifyFinding } from '../activities/ports.ts';
+import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { CheckpointView } from '../activities/sync/types.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 
@@ -12,7 +12,7 @@ export async function checkpointsWorkflow(): Promise<CheckpointView[]> {
   return await acts.listCheckpoints();
 }
 
-export async function exportWorkflow(input: { tables?: string[] }): Promise<{ files: number; tables: number }> {
+export async function exportWorkflow(input: { tables?: string[] }): Promise<ExportSummary> {
   return await acts.exportParquet(input);
 }
 

@@ -11,6 +11,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
+import type { ExportSummary } from '../activities/ports.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
@@ -41,7 +42,7 @@ export interface PipelineStatus {
   phase: 'planning' | 'syncing' | 'derived' | 'exporting' | 'done';
   snapshotAt: number;
   partitions: PipelinePartitionStatus[];
-  exported?: { files: number; tables: number };
+  exported?: ExportSummary;
 }
 
 export const pipelineStatusQuery = defineQuery<PipelineStatus>('status');

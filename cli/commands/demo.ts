@@ -67,7 +67,7 @@ export function registerDemoCommand(program: Command): void {
               ...problems.map((p) => `  FAIL ${p.check}: ${p.detail}`),
               ...status.partitions.filter((p) => p.state === 'failed').map((p) => `  failed ${p.partitionId}: ${p.error}`),
               `temporal UI: ${session.uiUrl}${opts.keepRunning ? '' : ' (stops with the demo; use --keep-running to browse it)'}`,
-              `try: npx glacier-etl --config ${join(opts.dataDir, 'demo-config.yaml')} sql "SELECT * FROM daily_evm_transactions LIMIT 5"`,
+              `try: npx glacier-etl --config ${join(opts.dataDir, "demo-config.yaml")} sql --file sql/examples/daily_transactions.sql`,
               '',
             ].join('\n'),
           );

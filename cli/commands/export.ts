@@ -16,7 +16,7 @@ export function registerExportCommand(program: Command): void {
           workflowId: `glacier-export-${Date.now()}`,
           args: [{ tables: opts.tables }],
         });
-        process.stdout.write(`exported ${result.tables} tables, ${result.files} files written\n`);
+        process.stdout.write(`exported ${result.tables} tables: ${result.files} files written, ${result.unchanged} partitions unchanged, ${result.deleted} removed\n`);
       });
     });
 }

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
@@ -23,6 +24,8 @@ export interface MemoryResult {
   targetRows: number;
   rows: number;
   pages: number;
+  /** VmHWM when the worker reports it is running (runtime, DuckDB, workflow bundle), before any work. */
+  startupPeakRssMb: number;
   peakRssMb: number;
   /** RSS at the end of the backfill (after the last batch). */
   lastRssMb: number;
@@ -53,18 +56,30 @@ export async function runMemory(server: DevServer, targetRows: number, partition
     const { temporalAddress: _a, apiKeyCount: _k, ...fileConfig } = config;
     const configFile = join(tmp.dir, 'config.json');
     writeFileSync(configFile, JSON.stringify({ ...fileConfig, temporal: { ...fileConfig.temporal, taskQueue } }));
-    const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: server.address, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: server.address, LOG_LEVEL: 'info' };
     delete env.GLACIER_API_KEY;
     delete env.GLACIER_DATA_DIR;
     const bin = fileURLToPath(new URL('../bin/glacier-etl.js', import.meta.url));
-    const worker = spawn(process.execPath, [bin, '--config', configFile, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const worker = spawn(process.execPath, [bin, '--config', configFile, 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // The worker logs at info so "worker running" marks the end of start-up; only warnings are passed on.
+    let startupRssKb = 0;
+    const running = new Promise<void>((resolve) => {
+      createInterface({ input: worker.stderr! }).on('line', (line) => {
+        if (line.includes('"msg":"worker running"')) {
+          startupRssKb = readStatusKb(worker.pid!, 'VmHWM');
+          resolve();
+        } else if (/"level":(4|5|6)\d/.test(line) || !line.startsWith('{')) process.stderr.write(`${line}\n`);
+      });
+      void exited.then(() => resolve());
+    });
     let peakKb = 0;
     let lastKb = 0;
     const sampler = setInterval(() => {
       lastKb = readStatusKb(worker.pid!, 'VmRSS');
       peakKb = Math.max(peakKb, readStatusKb(worker.pid!, 'VmHWM'), lastKb);
     }, 250);
+    await running;
     const connection = await Connection.connect({ address: server.address });
     let status;
     const started = performance.now();
@@ -87,7 +102,7 @@ export async function runMemory(server: DevServer, targetRows: number, partition
     const warehouse = await openWarehouse(warehousePath(config.dataDir));
     const rows = (await countRows(warehouse)).total;
     await warehouse.close();
-    return { targetRows, rows, pages: summarize(status).pages, peakRssMb: peakKb / 1024, lastRssMb: lastKb / 1024, ms };
+    return { targetRows, rows, pages: summarize(status).pages, startupPeakRssMb: startupRssKb / 1024, peakRssMb: peakKb / 1024, lastRssMb: lastKb / 1024, ms };
   } finally {
     await sim.close();
     tmp.remove();
@@ -113,7 +128,7 @@ export const MEMORY_ROWS_DEFAULT = 15_000;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const pair = await runMemoryPair(envNumber('BENCH_MEMORY_ROWS', MEMORY_ROWS_DEFAULT), envNumber('BENCH_PARTITIONS', 6), envNumber('BENCH_PAGES_PER_BATCH', 20));
   for (const r of pair) {
-    console.log(`memory: ${fmt(r.rows)} rows (${fmt(r.pages)} pages) in ${fmt(r.ms / 1000, 1)} s: worker peak RSS ${fmt(r.peakRssMb)} MB, at the end ${fmt(r.lastRssMb)} MB`);
+    console.log(`memory: ${fmt(r.rows)} rows (${fmt(r.pages)} pages) in ${fmt(r.ms / 1000, 1)} s: worker peak RSS ${fmt(r.peakRssMb)} MB (start-up peak ${fmt(r.startupPeakRssMb)} MB), at the end ${fmt(r.lastRssMb)} MB`);
   }
   console.log(`peak RSS ratio (2x rows / 1x rows): ${fmt(pair[1].peakRssMb / pair[0].peakRssMb, 2)}`);
 }

@@ -97,7 +97,7 @@ if (!process.env.BENCH_SKIP_MEMORY) {
   const rows = envNumber('BENCH_MEMORY_ROWS', MEMORY_ROWS_DEFAULT);
   log(`memory: worker child process backfilling ~${fmt(rows)} rows, then ~${fmt(2 * rows)}`);
   const [small, large] = await runMemoryPair(rows, partitions, pagesPerBatch);
-  for (const r of [small, large]) log(`memory: ${fmt(r.rows)} rows, ${fmt(r.pages)} pages in ${fmt(r.ms / 1000, 1)} s: peak RSS ${fmt(r.peakRssMb)} MB, at the end ${fmt(r.lastRssMb)} MB`);
+  for (const r of [small, large]) log(`memory: ${fmt(r.rows)} rows, ${fmt(r.pages)} pages in ${fmt(r.ms / 1000, 1)} s: peak RSS ${fmt(r.peakRssMb)} MB (${fmt(r.startupPeakRssMb)} MB before any work), at the end ${fmt(r.lastRssMb)} MB`);
   const growth = large.peakRssMb / small.peakRssMb;
   table.push(
     { metric: `worker peak RSS, ${fmt(small.rows)} rows`, value: `${fmt(small.peakRssMb)} MB`, target: '<= 512 MB', met: verdict(small.peakRssMb <= 512) },

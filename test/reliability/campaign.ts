@@ -1,0 +1,209 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { Client, Connection } from '@temporalio/client';
+import { configForWorld } from '../../cli/demoConfig.ts';
+import { startSimulator, FAULT_KINDS, type FaultKind, type WorldSizeName } from '../../simulator/index.ts';
+import { createSyncCore } from '../../activities/sync/index.ts';
+import { openWarehouse, type Warehouse } from '../../activities/warehouse/warehouse.ts';
+import { exportParquet } from '../../activities/warehouse/export.ts';
+import { DevServer } from '../../worker/devServer.ts';
+import { resolveConfig } from '../../worker/config.ts';
+import { createLogger } from '../../worker/logger.ts';
+import { parquetDir, warehousePath } from '../../worker/paths.ts';
+import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
+import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
+import { WorkerProcess } from './workerProcess.ts';
+
+/**
+ * A crash campaign: backfill then sync a simulated world through real `glacier-etl worker`
+ * processes that are SIGKILLed at random moments, with the Temporal dev server restarted mid-run
+ * and every simulator fault switched on. At the end the warehouse must equal ground truth exactly,
+ * and the API key must appear in no log, no workflow history, no table and no exported file.
+ */
+export interface CampaignOptions {
+  size: WorldSizeName;
+  seed: number;
+  /** Worker SIGKILLs to perform (spread over the run). */
+  kills: number;
+  serverRestarts: number;
+  /** Probability of each fault kind per request. */
+  faultRate: number;
+  /** Random pause between kills, ms. */
+  killEveryMs: [number, number];
+  advanceSteps: number;
+  log?: (line: string) => void;
+}
+
+export interface CampaignReport {
+  kills: number;
+  serverRestarts: number;
+  faultsInjected: Record<FaultKind, number>;
+  rowsExpected: number;
+  rowsFound: number;
+  lost: number;
+  duplicated: number;
+  tables: TableComparison[];
+  secretLeaks: string[];
+  seconds: number;
+}
+
+const SECRET = 'glacier-campaign-secret-key-7f3a9c';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
+  const started = Date.now();
+  const log = options.log ?? (() => undefined);
+  const random = rng(options.seed * 7919);
+  const dir = mkdtempSync(join(tmpdir(), 'glacier-campaign-'));
+  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, k === 'slow' ? Math.min(options.faultRate, 0.05) : options.faultRate])) as Record<FaultKind, number>;
+  const fixedNow = Date.UTC(2026, 10, 1, 12, 0, 0);
+  const sim = await startSimulator({ seed: options.seed, size: options.size, keys: [{ key: SECRET, tier: 'pro' }], faults, faultSeed: options.seed, clock: () => fixedNow });
+  const server = new DevServer({ dataDir: join(dir, 'temporal'), headless: true });
+  let worker: WorkerProcess | undefined;
+  let connection: Connection | undefined;
+  let warehouse: Warehouse | undefined;
+  let serverRestarts = 0;
+  try {
+    await server.start();
+    const dataDir = join(dir, 'data');
+    const base = configForWorld(sim.world.describe(), { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir, addressesPerChain: 2 });
+    base.api.pageSize = 25;
+    base.api.maxRetries = 30;
+    base.api.requestTimeoutMs = 5000;
+    base.temporal.taskQueue = `campaign-${options.seed}`;
+    const configPath = join(dir, 'config.yaml');
+    writeFileSync(configPath, toYaml(base));
+    const config = resolveConfig(base, { GLACIER_DATA_DIR: dataDir });
+    worker = new WorkerProcess({ TEMPORAL_ADDRESS: server.address, GLACIER_API_KEY: SECRET, LOG_LEVEL: 'debug' }, configPath);
+    worker.start();
+    connection = await Connection.connect({ address: server.address });
+    let client = new Client({ connection });
+
+    const killsPerRun = [Math.ceil(options.kills / 2), Math.floor(options.kills / 2)];
+    const restartAtKill = new Set(Array.from({ length: options.serverRestarts }, (_, i) => Math.floor(((i + 1) * options.kills) / (options.serverRestarts + 1))));
+    let killsDone = 0;
+
+    const runWithChaos = async (mode: 'backfill' | 'sync', kills: number): Promise<PipelineStatus> => {
+      const workflowId = `campaign-${mode}-${options.seed}`;
+      await client.workflow.start(pipelineWorkflow, {
+        taskQueue: config.temporal.taskQueue,
+        workflowId,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        args: [{ mode, streams: config.streams, partitionConcurrency: 4, maxPagesPerBatch: 3, exportParquet: true }],
+      });
+      for (let k = 0; k < kills; k++) {
+        const [lo, hi] = options.killEveryMs;
+        await new Promise((r) => setTimeout(r, lo + random() * (hi - lo)));
+        await worker!.kill();
+        killsDone += 1;
+        log(`kill ${killsDone} (${mode})`);
+        if (restartAtKill.has(killsDone)) {
+          await connection!.close();
+          await server.restart();
+          serverRestarts += 1;
+          log(`temporal dev server restarted (${serverRestarts})`);
+          connection = await Connection.connect({ address: server.address });
+          client = new Client({ connection });
+        }
+        worker!.start();
+      }
+      return client.workflow.getHandle(workflowId).result() as Promise<PipelineStatus>;
+    };
+
+    const backfill = await runWithChaos('backfill', killsPerRun[0]);
+    log(`backfill finished: ${backfill.partitions.filter((p) => p.state === 'done').length}/${backfill.partitions.length} partitions`);
+    sim.advance(options.advanceSteps);
+    const sync = await runWithChaos('sync', killsPerRun[1]);
+    log(`sync finished: ${sync.partitions.filter((p) => p.state === 'done').length}/${sync.partitions.length} partitions`);
+    const failed = [...backfill.partitions, ...sync.partitions].filter((p) => p.state !== 'done');
+    if (failed.length) throw new Error(`partitions did not finish: ${failed.map((p) => `${p.partitionId}: ${p.error}`).join('; ')}`);
+
+    // Workflow histories, read back through the client, must not carry the key.
+    const secretLeaks: string[] = [];
+    for await (const execution of client.workflow.list({ query: `TaskQueue = '${config.temporal.taskQueue}'` })) {
+      const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+      if (JSON.stringify(history).includes(SECRET)) secretLeaks.push(`history of ${execution.workflowId}`);
+    }
+    await worker.stop();
+    if (worker.logs.join('').includes(SECRET)) secretLeaks.push('worker logs');
+
+    // Ground truth with faults off: compare every table, then look for the key in rows and Parquet.
+    sim.setFaults({});
+    warehouse = await openWarehouse(warehousePath(dataDir));
+    const core = createSyncCore({ client: truthClient(sim), warehouse, config, logger: createLogger({ level: 'silent' }) });
+    const partitions = [...(await core.planPartitions({})), ...(await core.planPartitions({ discovered: true }))];
+    const tables = await compareWithTruth(sim, warehouse, partitions, { snapshotAt: sync.snapshotAt });
+    secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
+    await exportParquet(warehouse, parquetDir(dataDir));
+
+    return {
+      kills: killsDone,
+      serverRestarts,
+      faultsInjected: sim.stats().faultsInjected,
+      rowsExpected: tables.reduce((n, t) => n + t.expected, 0),
+      rowsFound: tables.reduce((n, t) => n + t.found, 0),
+      lost: tables.reduce((n, t) => n + t.lost, 0),
+      duplicated: tables.reduce((n, t) => n + t.duplicated, 0),
+      tables,
+      secretLeaks,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+  } finally {
+    await worker?.stop();
+    await warehouse?.close();
+    await connection?.close();
+    await server.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Searches every warehouse table and every exported Parquet file for the key, as text. */
+async function secretInTables(warehouse: Warehouse, dataDir: string): Promise<string[]> {
+  const leaks: string[] = [];
+  const tables = await warehouse.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE'");
+  for (const { table_name } of tables) {
+    const name = String(table_name);
+    if (!/^[a-z0-9_]+$/.test(name)) continue;
+    const [row] = await warehouse.query(`SELECT count(*) AS n FROM "${name}" AS t WHERE contains(CAST(t AS VARCHAR), ?)`, [SECRET]);
+    if (Number(row.n) > 0) leaks.push(`table ${name}`);
+  }
+  const out = parquetDir(dataDir);
+  let files: string[] = [];
+  try {
+    files = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.parquet'));
+  } catch {
+    return leaks;
+  }
+  for (const file of files) {
+    const [row] = await warehouse.query(`SELECT count(*) AS n FROM read_parquet(?) AS t WHERE contains(CAST(t AS VARCHAR), ?)`, [join(out, file), SECRET]);
+    if (Number(row.n) > 0) leaks.push(`parquet ${file}`);
+  }
+  return leaks;
+}
+
+export function formatReport(r: CampaignReport): string {
+  const faults = Object.entries(r.faultsInjected).map(([k, n]) => `${k}=${n}`).join(' ');
+  return [
+    `kills: ${r.kills}`,
+    `server restarts: ${r.serverRestarts}`,
+    `faults injected: ${faults}`,
+    `rows expected: ${r.rowsExpected}`,
+    `rows found: ${r.rowsFound}`,
+    `lost: ${r.lost}`,
+    `duplicated: ${r.duplicated}`,
+    `secret leaks: ${r.secretLeaks.length ? r.secretLeaks.join(', ') : 'none'}`,
+    `seconds: ${r.seconds}`,
+  ].join('\n');
+}

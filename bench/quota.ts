@@ -34,13 +34,15 @@ export async function runQuota(seconds: number, windowMs: number, partitionConcu
   const windows = Math.max(1, Math.round((seconds * 1000) / windowMs));
   const sim = await startBenchSimulator({
     seed: 5,
-    size: { ...WORLD_SIZES.small, validators: 20, evmBlocks: 60_000, maxTxsPerBlock: 8 },
+    // 20 addresses share the transactions, so each of the 6 listed per chain has hundreds of pages:
+    // the partitions in flight must not run out of data before the measured windows end.
+    size: { ...WORLD_SIZES.small, validators: 20, evmBlocks: 60_000, maxTxsPerBlock: 8, evmAddresses: 20 },
     keys: [{ key: KEY, tier: 'free' }],
     rateLimits: { budgets: { free: FREE }, windowMs },
   });
   const tmp = tempDir('quota');
   const runtime = await buildRuntime(
-    benchConfig(sim, tmp.dir, { streams: ['evm.blocks', 'evm.transactions', 'evm.address_transactions', 'evm.token_transfers'], partitionConcurrency, tier: 'free' }),
+    benchConfig(sim, tmp.dir, { streams: ['evm.blocks', 'evm.transactions', 'evm.address_transactions', 'evm.token_transfers'], partitionConcurrency, tier: 'free', addressesPerChain: 6 }),
     createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
     { GLACIER_API_KEY: KEY },
   );

@@ -35,7 +35,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 // --- throughput: ceiling, direct, pipeline on one warmed simulator ---------------------------------
 const sim = await startBenchSimulator({ seed: 7, size: BENCH_SIZE, rateLimits: UNLIMITED });
-const dirs = [tempDir('ceiling'), tempDir('direct'), tempDir('pipeline')];
+const dirs = [tempDir('ceiling'), tempDir('direct'), tempDir('pipeline'), tempDir('direct2')];
 try {
   const ceilingConfig = benchConfig(sim, dirs[0].dir, { partitionConcurrency: partitions });
   log(`streams ${ceilingConfig.streams.join(', ')}; ${partitions} partitions in flight, pageSize 100, ${pagesPerBatch} pages per batch`);
@@ -46,10 +46,11 @@ try {
   log(`ceiling: ${fmt(ceiling.items)} items, ${fmt(ceiling.pages)} pages in ${fmt(ceiling.ms / 1000, 2)} s = ${fmt(ceilingRate)} items/s, ${fmt(ceiling.cpuMs / ceiling.pages, 1)} CPU ms/page`);
 
   const s0 = await sim.stats();
-  const direct = await runDirect(benchConfig(sim, dirs[1].dir, { partitionConcurrency: partitions }), pagesPerBatch);
+  let direct = await runDirect(benchConfig(sim, dirs[1].dir, { partitionConcurrency: partitions }), pagesPerBatch);
   const s1 = await sim.stats();
-  const directRate = (ceiling.items / direct.ms) * 1000;
-  log(`direct: ${fmt(s1.requests - s0.requests)} pages served, ${fmt(direct.rows)} rows (${fmt(direct.committedRows)} in DuckDB) in ${fmt(direct.ms / 1000, 2)} s = ${fmt(directRate)} items/s, ${fmt(direct.cpuMs / direct.pages, 1)} CPU ms/page`);
+  const logDirect = (d: typeof direct, pagesServed: string) =>
+    log(`direct: ${pagesServed} pages served, ${fmt(d.rows)} rows (${fmt(d.committedRows)} in DuckDB) in ${fmt(d.ms / 1000, 2)} s = ${fmt((ceiling.items / d.ms) * 1000)} items/s, ${fmt(d.cpuMs / d.pages, 1)} CPU ms/page`);
+  logDirect(direct, fmt(s1.requests - s0.requests));
 
   const pipeline = await runPipeline(benchConfig(sim, dirs[2].dir, { partitionConcurrency: partitions }), pagesPerBatch);
   const s2 = await sim.stats();
@@ -62,6 +63,11 @@ try {
   if (s1.requests - s0.requests !== ceiling.pages || s2.requests - s1.requests !== ceiling.pages) {
     log(`note: pages served differ from the ceiling's ${ceiling.pages} (retries or a walk that differs); rates use the ceiling's item count`);
   }
+  // Direct again after the pipeline, so neither side gains from running later on a warmer (or quieter) machine; the faster direct run counts.
+  const again = await runDirect(benchConfig(sim, dirs[3].dir, { partitionConcurrency: partitions }), pagesPerBatch);
+  logDirect(again, 'again:');
+  if (again.ms < direct.ms) direct = again;
+  const directRate = (ceiling.items / direct.ms) * 1000;
 
   table.push(
     { metric: 'ceiling (bare fetch + JSON.parse)', value: `${fmt(ceilingRate)} items/s`, target: '', met: '' },

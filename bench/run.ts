@@ -48,9 +48,9 @@ try {
   const s0 = await sim.stats();
   let direct = await runDirect(benchConfig(sim, dirs[1].dir, { partitionConcurrency: partitions }), pagesPerBatch);
   const s1 = await sim.stats();
-  const logDirect = (d: typeof direct, pagesServed: string) =>
-    log(`direct: ${pagesServed} pages served, ${fmt(d.rows)} rows (${fmt(d.committedRows)} in DuckDB) in ${fmt(d.ms / 1000, 2)} s = ${fmt((ceiling.items / d.ms) * 1000)} items/s, ${fmt(d.cpuMs / d.pages, 1)} CPU ms/page`);
-  logDirect(direct, fmt(s1.requests - s0.requests));
+  const logDirect = (d: typeof direct, label: string) =>
+    log(`${label}: ${fmt(d.rows)} rows (${fmt(d.committedRows)} in DuckDB) in ${fmt(d.ms / 1000, 2)} s = ${fmt((ceiling.items / d.ms) * 1000)} items/s, ${fmt(d.cpuMs / d.pages, 1)} CPU ms/page`);
+  logDirect(direct, `direct: ${fmt(s1.requests - s0.requests)} pages served`);
 
   const pipeline = await runPipeline(benchConfig(sim, dirs[2].dir, { partitionConcurrency: partitions }), pagesPerBatch);
   const s2 = await sim.stats();
@@ -65,7 +65,7 @@ try {
   }
   // Direct again after the pipeline, so neither side gains from running later on a warmer (or quieter) machine; the faster direct run counts.
   const again = await runDirect(benchConfig(sim, dirs[3].dir, { partitionConcurrency: partitions }), pagesPerBatch);
-  logDirect(again, 'again:');
+  logDirect(again, 'direct again');
   if (again.ms < direct.ms) direct = again;
   const directRate = (ceiling.items / direct.ms) * 1000;
 

@@ -10,7 +10,8 @@ import { ConfigError } from '../worker/config.ts';
 const program = new Command('glacier-etl')
   .description('Copy the Avalanche Data API into a DuckDB warehouse and Parquet files, orchestrated by Temporal')
   .option('-c, --config <file>', 'pipeline config file (YAML or JSON)', process.env.GLACIER_CONFIG)
-  .showHelpAfterError('(run glacier-etl --help for usage)')
+  // No usage hint after errors: every failure stays one line (commander's `error: …`).
+  .showHelpAfterError(false)
   .exitOverride();
 
 registerCommands(program);

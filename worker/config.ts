@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve, dirname, isAbsolute } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { bech32 } from '@scure/base';
 import { STREAM_NAMES } from './streamNames.ts';
 
 /**
@@ -15,7 +16,18 @@ export const QUOTA_TIERS = ['none', 'free', 'base', 'growth', 'pro'] as const;
 
 const bech32Address = z
   .string()
-  .regex(/^(?:[PX]-)?(?:avax|fuji)1[02-9ac-hj-np-z]{38}$/, 'expected a bech32 address like avax1… (optionally P- or X- prefixed)');
+  .regex(/^(?:[PX]-)?(?:avax|fuji)1[02-9ac-hj-np-z]{38}$/, 'expected a bech32 address like avax1… (optionally P- or X- prefixed)')
+  .refine(hasValidBech32Checksum, 'bech32 checksum does not match (a typo in the address?)');
+
+/** The charset regex accepts typos; the bech32 checksum catches them. */
+function hasValidBech32Checksum(address: string): boolean {
+  try {
+    bech32.decode(address.replace(/^[PX]-/, '') as `${string}1${string}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address');
 const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$/, 'expected a node id like NodeID-…');
 const evmChainId = z.string().regex(/^(?:\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/, 'expected a numeric EVM chain id or a base58 blockchain id');

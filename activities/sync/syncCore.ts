@@ -1,5 +1,5 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import { InvalidPageTokenError } from '../api/errors.ts';
+import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
 import { STREAMS } from '../streams/catalog.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
@@ -89,6 +89,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let rows = 0;
     let restarts = 0;
     const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
+    // Tokens this batch has sent: a server that hands one back (or an empty one) would loop forever.
+    const seenTokens = new Set<string>();
     while (pages < Math.max(1, input.maxPages)) {
       let page;
       try {
@@ -98,9 +100,15 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {
           log.warn({ err: error.message }, 'page token rejected; restarting the walk from its cursor');
           walk = restartWalk(walk);
+          seenTokens.clear();
           continue;
         }
         throw error;
+      }
+      if (walk.pageToken !== null) seenTokens.add(walk.pageToken);
+      if (page.nextPageToken === '' || (page.nextPageToken !== undefined && seenTokens.has(page.nextPageToken))) {
+        const [method, target] = stream.endpoint.split(' ');
+        throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, page.nextPageToken, `server ${page.nextPageToken ? 'repeated a nextPageToken' : 'sent an empty nextPageToken'}: the walk would never end`);
       }
       const byTable = stream.normalize(page as never, ctx);
       const batches: TableBatch[] = [];

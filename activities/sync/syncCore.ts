@@ -3,7 +3,8 @@ import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
 import { STREAMS } from '../streams/catalog.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
-import type { TableBatch, Warehouse } from '../warehouse/warehouse.ts';
+import type { Warehouse } from '../warehouse/warehouse.ts';
+import type { Row, TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
@@ -89,9 +90,26 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let rows = 0;
     let restarts = 0;
     const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
+    // Pages fetched since the last commit. They are committed together, with the walk state after the
+    // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
+    // crash before the commit loses only fetched pages that the next attempt fetches again.
+    let pending = emptyPending(stream.tables);
+    const flush = async (state: Walk, complete: boolean) => {
+      if (pending.pages === 0) return;
+      totalRows += pending.rows;
+      totalPages += pending.pages;
+      await warehouse.commitBatch(
+        stream.tables.map((table) => ({ table, rows: rowsToArrow(table, [...pending.byTable.get(table.name)!.values()]) })),
+        { partitionId: partition.id, stream: partition.stream, pageToken: state.pageToken, cursor: { ...state.cursor }, rows: totalRows, pages: totalPages, complete },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete },
+      );
+      pages += pending.pages;
+      rows += pending.rows;
+      pending = emptyPending(stream.tables);
+    };
     // Tokens this batch has sent: a server that hands one back (or an empty one) would loop forever.
     const seenTokens = new Set<string>();
-    while (pages < Math.max(1, input.maxPages)) {
+    while (pages + pending.pages < Math.max(1, input.maxPages)) {
       let page;
       try {
         page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
@@ -99,44 +117,51 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
         if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {
           log.warn({ err: error.message }, 'page token rejected; restarting the walk from its cursor');
+          await flush(walk, false);
           walk = restartWalk(walk);
           seenTokens.clear();
           continue;
         }
+        // Keep what this batch already fetched before failing: its walk state is consistent.
+        await flush(walk, false);
         throw error;
       }
       if (walk.pageToken !== null) seenTokens.add(walk.pageToken);
       if (page.nextPageToken === '' || (page.nextPageToken !== undefined && seenTokens.has(page.nextPageToken))) {
         const [method, target] = stream.endpoint.split(' ');
+        await flush(walk, false);
         throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, page.nextPageToken, `server ${page.nextPageToken ? 'repeated a nextPageToken' : 'sent an empty nextPageToken'}: the walk would never end`);
       }
       const byTable = stream.normalize(page as never, ctx);
-      const batches: TableBatch[] = [];
-      let pageRows = 0;
       for (const table of stream.tables) {
-        const tableRows = byTable[table.name] ?? [];
-        pageRows += tableRows.length;
-        batches.push({ table, rows: rowsToArrow(table, tableRows) });
+        const keyed = pending.byTable.get(table.name)!;
+        // Keyed by primary key: an item listed on two pages of one batch is merged once (last wins).
+        for (const row of byTable[table.name] ?? []) keyed.set(JSON.stringify(table.primaryKey.map((k) => String(row[k] ?? ''))), row);
+        pending.rows += (byTable[table.name] ?? []).length;
       }
+      pending.pages += 1;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
       const next = advanceWalk(mode, walk, keys, page.nextPageToken);
-      totalRows += pageRows;
-      totalPages += 1;
-      await warehouse.commitBatch(
-        batches,
-        { partitionId: partition.id, stream: partition.stream, pageToken: next.walk.pageToken, cursor: { ...next.walk.cursor }, rows: totalRows, pages: totalPages, complete: next.complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: 1, rows: pageRows, done: next.complete },
-      );
-      pages += 1;
-      rows += pageRows;
       walk = next.walk;
       if (next.complete) {
+        await flush(walk, true);
         log.debug({ pages, rows }, 'walk complete');
         return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
       }
     }
+    await flush(walk, false);
     return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
   }
 
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
+}
+
+interface PendingPages {
+  pages: number;
+  rows: number;
+  byTable: Map<string, Map<string, Row>>;
+}
+
+function emptyPending(tables: readonly TableDef[]): PendingPages {
+  return { pages: 0, rows: 0, byTable: new Map(tables.map((t) => [t.name, new Map<string, Row>()])) };
 }

@@ -31,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
       return need(deps.sync, 'the sync core').planPartitions(input);
     },
 
-    /** One batch: pages -> normalize -> one DuckDB transaction per page with its checkpoint. */
+    /** One batch: pages -> normalize -> one DuckDB transaction with the rows and the checkpoint. */
     async syncBatch(input: BatchInput): Promise<BatchResult> {
       const sync = need(deps.sync, 'the sync core');
       const ctx = Context.current();

@@ -43,8 +43,8 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise
 }
 
 /**
- * The sync core: plans partitions from the config and walks them a batch at a time. Each page is
- * normalized to Arrow and committed with the partition's checkpoint in one transaction, so the
+ * The sync core: plans partitions from the config and walks them a batch at a time. The pages of a
+ * batch are normalized to Arrow and committed with the partition's checkpoint in one transaction, so the
  * checkpoint never runs ahead of (or behind) the rows. QuotaExhaustedError and other client errors
  * propagate; an expired page token restarts the walk from its durable cursor.
  */

@@ -100,7 +100,7 @@ export interface RuntimeEnv {
 /** The resolved configuration: the validated file plus the environment, with an absolute dataDir. */
 export interface ResolvedConfig extends PipelineConfig {
   temporalAddress?: string;
-  /** Source of each overridable value, for `config show`. Never holds secret values. */
+  /** How many API keys GLACIER_API_KEY holds (shown by `config check`); never the keys themselves. */
   apiKeyCount: number;
 }
 

@@ -7,6 +7,7 @@ import { startSimulator, WORLD_SIZES, type WorldSizeName } from '../../simulator
 import { resolveConfig } from '../../worker/config.ts';
 import { configForWorld } from '../demoConfig.ts';
 import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
 import { followPipeline, startPipeline, summarize } from '../runPipeline.ts';
 import { verifyWorkflow } from '../../workflows/maintenance.ts';
 
@@ -49,11 +50,7 @@ export function registerDemoCommand(program: Command): void {
           });
           const status = await followPipeline(session, handle);
           const summary = summarize(status);
-          const findings = await session.client.workflow.execute(verifyWorkflow, {
-            taskQueue: session.taskQueue,
-            workflowId: `glacier-verify-demo-${Date.now()}`,
-            args: [{}],
-          });
+          const findings = await runOnWorker(session, verifyWorkflow, 'glacier-verify-demo', [{}]);
           const problems = findings.filter((f) => !f.ok);
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           process.stdout.write(

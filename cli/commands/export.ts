@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
 import { exportWorkflow } from '../../workflows/maintenance.ts';
 
 export function registerExportCommand(program: Command): void {
@@ -11,11 +12,7 @@ export function registerExportCommand(program: Command): void {
     .action(async (opts: { tables?: string[] }, command: Command) => {
       const config = configFor(command);
       await withSession(config, async (session) => {
-        const result = await session.client.workflow.execute(exportWorkflow, {
-          taskQueue: session.taskQueue,
-          workflowId: `glacier-export-${Date.now()}`,
-          args: [{ tables: opts.tables }],
-        });
+        const result = await runOnWorker(session, exportWorkflow, 'glacier-export', [{ tables: opts.tables }]);
         process.stdout.write(`exported ${result.tables} tables: ${result.files} files written, ${result.unchanged} partitions unchanged, ${result.deleted} removed\n`);
       });
     });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
 import { checkpointsWorkflow } from '../../workflows/maintenance.ts';
 
 export function registerStatusCommand(program: Command): void {
@@ -11,10 +12,7 @@ export function registerStatusCommand(program: Command): void {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const config = configFor(command);
       await withSession(config, async (session) => {
-        const checkpoints = await session.client.workflow.execute(checkpointsWorkflow, {
-          taskQueue: session.taskQueue,
-          workflowId: `glacier-status-${Date.now()}`,
-        });
+        const checkpoints = await runOnWorker(session, checkpointsWorkflow, 'glacier-status', []);
         const now = Date.now();
         const rows = checkpoints.map((c) => ({
           partition: c.partitionId,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { parseStreams } from '../parsers.ts';
 import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
 import { verifyWorkflow } from '../../workflows/maintenance.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 
@@ -14,11 +15,7 @@ export function registerVerifyCommand(program: Command): void {
     .action(async (opts: { streams?: StreamName[]; json?: boolean }, command: Command) => {
       const config = configFor(command);
       await withSession(config, async (session) => {
-        const findings = await session.client.workflow.execute(verifyWorkflow, {
-          taskQueue: session.taskQueue,
-          workflowId: `glacier-verify-${Date.now()}`,
-          args: [{ streams: opts.streams }],
-        });
+        const findings = await runOnWorker(session, verifyWorkflow, 'glacier-verify', [{ streams: opts.streams }]);
         const problems = findings.filter((f) => !f.ok);
         if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
         else {

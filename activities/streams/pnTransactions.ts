@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
 import type { AssetAmount, PrimaryNetworkTransaction } from '../api/schemas/index.ts';
 import type { ColumnDef, Row, TableDef } from '../warehouse/tableDef.ts';
-import { assetAmount, assetAmountRow, col } from './columns.ts';
+import { assetAmount, col } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
 import { addressSetPartitions } from './tables/pnPartitions.ts';
@@ -125,10 +125,11 @@ const AMOUNT_LISTS = [
 export function normalizePnTransactions(items: PrimaryNetworkTransaction[], network: string, blockchainId: string, addressSet?: string): Record<string, Row[]> {
   const out: Record<string, Row[]> = { pn_transactions: [], pn_transaction_utxos: [], pn_transaction_amounts: [], pn_l1_validator_details: [], pn_address_transactions: [] };
   for (const t of items) {
-    const key = { network, blockchain_id: blockchainId, tx_hash: t.txHash };
     const ts = i64(t.blockTimestamp ?? t.timestamp);
     out.pn_transactions.push({
-      ...key,
+      network,
+      blockchain_id: blockchainId,
+      tx_hash: t.txHash,
       tx_type: str(t.txType),
       block_timestamp: ts,
       block_number: u64(t.blockNumber),
@@ -166,18 +167,38 @@ export function normalizePnTransactions(items: PrimaryNetworkTransaction[], netw
     });
     for (const [direction, list] of [['consumed', t.consumedUtxos], ['emitted', t.emittedUtxos]] as const) {
       (list ?? []).forEach((u, i) => {
-        const { tx_hash: utxoTxHash, ...utxo } = utxoRow(u);
-        out.pn_transaction_utxos.push({ ...key, direction, item_index: i, ...utxo, utxo_tx_hash: utxoTxHash });
+        const row = utxoRow(u, 'utxo_tx_hash');
+        row.network = network;
+        row.blockchain_id = blockchainId;
+        row.tx_hash = t.txHash;
+        row.direction = direction;
+        row.item_index = i;
+        out.pn_transaction_utxos.push(row);
       });
     }
     for (const [kind, field] of AMOUNT_LISTS) {
       ((t[field] as AssetAmount[] | null | undefined) ?? []).forEach((a, i) =>
-        out.pn_transaction_amounts.push({ ...key, kind, item_index: i, block_timestamp: ts, ...assetAmountRow('', a) }),
+        out.pn_transaction_amounts.push({
+          network,
+          blockchain_id: blockchainId,
+          tx_hash: t.txHash,
+          kind,
+          item_index: i,
+          block_timestamp: ts,
+          asset_id: str(a.assetId),
+          asset_name: str(a.name),
+          asset_symbol: str(a.symbol),
+          asset_denomination: int(a.denomination),
+          asset_type: str(a.type),
+          amount: huge(a.amount),
+        }),
       );
     }
     (t.l1ValidatorDetails ?? []).forEach((d, i) =>
       out.pn_l1_validator_details.push({
-        ...key,
+        network,
+        blockchain_id: blockchainId,
+        tx_hash: t.txHash,
         item_index: i,
         block_timestamp: ts,
         validation_id: str(d.validationId),
@@ -190,7 +211,7 @@ export function normalizePnTransactions(items: PrimaryNetworkTransaction[], netw
         bls_credentials: json(d.blsCredentials),
       }),
     );
-    if (addressSet !== undefined) out.pn_address_transactions.push({ ...key, address_set: addressSet, block_timestamp: ts });
+    if (addressSet !== undefined) out.pn_address_transactions.push({ network, blockchain_id: blockchainId, tx_hash: t.txHash, address_set: addressSet, block_timestamp: ts });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { Decimal, RecordBatch, Struct, Table, makeData, makeVector, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import { Decimal, RecordBatch, Struct, Table, makeData, makeVector, type Bool, type Data, type Int32, type Int64, type List, Utf8, type Vector } from 'apache-arrow';
 import { arrowSchema, arrowType } from './arrowSchema.ts';
 import type { CellValue, ColumnType, Row, TableDef } from './tableDef.ts';
 
@@ -37,18 +37,112 @@ function dedupe(def: TableDef, rows: readonly Row[]): Row[] {
   return [...byKey.values()];
 }
 
+/** Validity bitmap of a column (bit set = value present). */
+function validityOf(values: readonly CellValue[]): { nullBitmap: Uint8Array; nullCount: number } {
+  const nullBitmap = new Uint8Array(Math.ceil(values.length / 8));
+  let nullCount = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null || values[i] === undefined) nullCount++;
+    else nullBitmap[i >> 3] |= 1 << (i & 7);
+  }
+  return { nullBitmap, nullCount };
+}
+
+/**
+ * UTF-8 bytes and offsets of strings (nulls are empty). Most warehouse text is ASCII (hashes, ids,
+ * addresses), so the strings are joined and encoded once; byte offsets then equal character offsets.
+ */
+function utf8Buffers(values: readonly (string | null | undefined)[]): { valueOffsets: Int32Array; data: Uint8Array } {
+  const valueOffsets = new Int32Array(values.length + 1);
+  let chars = 0;
+  for (let i = 0; i < values.length; i++) {
+    chars += values[i]?.length ?? 0;
+    valueOffsets[i + 1] = chars;
+  }
+  const joined = values.map((v) => v ?? '').join('');
+  const data = Buffer.from(joined, 'utf8');
+  if (data.length === joined.length) return { valueOffsets, data };
+  // Some multi-byte character: encode string by string.
+  let bytes = 0;
+  const parts = values.map((v, i) => {
+    const part = Buffer.from(v ?? '', 'utf8');
+    bytes += part.length;
+    valueOffsets[i + 1] = bytes;
+    return part;
+  });
+  return { valueOffsets, data: Buffer.concat(parts, bytes) };
+}
+
+/** The strings of UTF-8 Arrow data (offsets into bytes), decoding the whole buffer at once when it is ASCII. */
+function utf8Strings(bytes: Uint8Array, offsets: Int32Array, from: number, count: number): string[] {
+  const out: string[] = new Array(count);
+  const start = offsets[from];
+  const end = offsets[from + count];
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buffer.toString('utf8', start, end);
+  if (text.length === end - start) {
+    for (let i = 0; i < count; i++) out[i] = text.slice(offsets[from + i] - start, offsets[from + i + 1] - start);
+  } else {
+    for (let i = 0; i < count; i++) out[i] = buffer.toString('utf8', offsets[from + i], offsets[from + i + 1]);
+  }
+  return out;
+}
+
+/** One Arrow column built straight into typed buffers (the generic builders cost more than the rest of a commit). */
+function columnData(type: ColumnType, values: readonly CellValue[]): Data {
+  const length = values.length;
+  const { nullBitmap, nullCount } = validityOf(values);
+  const arrow = arrowType(type);
+  switch (type) {
+    case 'VARCHAR':
+    case 'JSON':
+      return makeData({ type: arrow as Utf8, length, nullCount, nullBitmap, ...utf8Buffers(values as (string | null)[]) });
+    case 'BIGINT':
+    case 'UBIGINT': {
+      const data = type === 'BIGINT' ? new BigInt64Array(length) : new BigUint64Array(length);
+      for (let i = 0; i < length; i++) {
+        const v = values[i];
+        if (v !== null && v !== undefined) data[i] = typeof v === 'bigint' ? v : BigInt(v as number | string);
+      }
+      return makeData({ type: arrow as Int64, length, nullCount, nullBitmap, data: data as BigInt64Array });
+    }
+    case 'INTEGER':
+    case 'DOUBLE': {
+      const data = type === 'INTEGER' ? new Int32Array(length) : new Float64Array(length);
+      for (let i = 0; i < length; i++) {
+        const v = values[i];
+        if (v !== null && v !== undefined) data[i] = Number(v);
+      }
+      return makeData({ type: arrow as Int32, length, nullCount, nullBitmap, data: data as Int32Array });
+    }
+    case 'BOOLEAN': {
+      const data = new Uint8Array(Math.ceil(length / 8));
+      for (let i = 0; i < length; i++) if (values[i] === true) data[i >> 3] |= 1 << (i & 7);
+      return makeData({ type: arrow as Bool, length, nullCount, nullBitmap, data });
+    }
+    case 'HUGEINT':
+    case 'DECIMAL(38,0)':
+      return decimalVector(values).data[0];
+    case 'VARCHAR[]': {
+      const lists = values as (string[] | null)[];
+      const valueOffsets = new Int32Array(length + 1);
+      const items: string[] = [];
+      for (let i = 0; i < length; i++) {
+        for (const item of lists[i] ?? []) items.push(item);
+        valueOffsets[i + 1] = items.length;
+      }
+      const child = makeData({ type: new Utf8(), length: items.length, nullCount: 0, ...utf8Buffers(items) });
+      return makeData({ type: arrow as List<Utf8>, length, nullCount, nullBitmap, valueOffsets, child });
+    }
+  }
+}
+
 /** Builds the Arrow table of `def` from rows (missing keys are nulls). */
 export function rowsToArrow(def: TableDef, rows: readonly Row[]): Table {
   const unique = dedupe(def, rows);
   const schema = arrowSchema(def);
-  const columns: Record<string, Vector> = {};
-  for (const column of def.columns) {
-    const values = unique.map((r) => r[column.name] ?? null);
-    columns[column.name] =
-      column.type === 'HUGEINT' || column.type === 'DECIMAL(38,0)' ? decimalVector(values) : (vectorFromArray as (v: unknown[], t: DataType) => Vector)(values, arrowType(column.type));
-  }
+  const children = def.columns.map((column) => columnData(column.type, unique.map((r) => r[column.name] ?? null)));
   // One record batch with the declared schema (field order and nullability), built from the column data.
-  const children = def.columns.map((c) => columns[c.name].data[0]);
   const data = makeData({ type: new Struct(schema.fields), length: unique.length, nullCount: 0, children });
   return new Table([new RecordBatch(schema, data)]);
 }
@@ -63,7 +157,7 @@ function decimalValues(vector: Vector): (bigint | null)[] {
         out[i] = null;
         continue;
       }
-      const o = (data.offset + j) * 4;
+      const o = j * 4;
       let n = (BigInt(words[o + 3]) << 96n) | (BigInt(words[o + 2]) << 64n) | (BigInt(words[o + 1]) << 32n) | BigInt(words[o]);
       if (n >= 1n << 127n) n -= TWO_128;
       out[i] = n;
@@ -77,16 +171,29 @@ export function arrowColumnValues(table: Table, name: string, type: ColumnType):
   const vector = table.getChild(name);
   if (!vector) return new Array<CellValue>(table.numRows).fill(null);
   if (type === 'HUGEINT' || type === 'DECIMAL(38,0)') return decimalValues(vector);
-  const out: CellValue[] = new Array(vector.length);
-  if (type === 'VARCHAR[]') {
-    for (let i = 0; i < vector.length; i++) {
-      const item = vector.get(i) as Vector | null;
-      out[i] = item === null ? null : (Array.from(item.toArray() as ArrayLike<string>) as string[]);
+  const out: CellValue[] = [];
+  for (const data of vector.data) {
+    const valid = (j: number) => data.nullCount === 0 || data.getValid(j);
+    if (type === 'VARCHAR' || type === 'JSON') {
+      // A sliced Data has its offsets (and fixed-width values) already cut to the slice; only bitmaps keep `offset`.
+      const strings = utf8Strings(data.values as Uint8Array, data.valueOffsets as Int32Array, 0, data.length);
+      for (let j = 0; j < data.length; j++) out.push(valid(j) ? strings[j] : null);
+    } else if (type === 'VARCHAR[]') {
+      const offsets = data.valueOffsets as Int32Array;
+      const child = data.children[0];
+      const first = offsets[0];
+      const items = utf8Strings(child.values as Uint8Array, child.valueOffsets as Int32Array, first, offsets[data.length] - first);
+      for (let j = 0; j < data.length; j++) out.push(valid(j) ? items.slice(offsets[j] - first, offsets[j + 1] - first) : null);
+    } else if (type === 'BOOLEAN') {
+      const bits = data.values as Uint8Array;
+      for (let j = 0; j < data.length; j++) {
+        const k = data.offset + j;
+        out.push(valid(j) ? (bits[k >> 3] & (1 << (k & 7))) !== 0 : null);
+      }
+    } else {
+      const dense = data.values as BigInt64Array | BigUint64Array | Int32Array | Float64Array;
+      for (let j = 0; j < data.length; j++) out.push(valid(j) ? dense[j] : null);
     }
-    return out;
   }
-  const dense = vector.toArray() as ArrayLike<CellValue>;
-  const hasNulls = vector.nullCount > 0;
-  for (let i = 0; i < vector.length; i++) out[i] = hasNulls && !vector.isValid(i) ? null : dense[i];
   return out;
 }

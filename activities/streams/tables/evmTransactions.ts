@@ -1,7 +1,7 @@
 import type { NativeTransaction } from '../../api/schemas/index.ts';
 import type { Row, TableDef, ColumnDef } from '../../warehouse/tableDef.ts';
-import { col, evmAddressInfo, evmAddressInfoRow, uint256, uint256Row } from '../columns.ts';
-import { int, i64, str, u64 } from '../values.ts';
+import { col, evmAddressInfo, uint256 } from '../columns.ts';
+import { dec38, int, i64, str, u64 } from '../values.ts';
 
 /** Columns of a NativeTransaction (shared by the list table and the detail table). */
 export const nativeTransactionColumns: ColumnDef[] = [
@@ -25,6 +25,10 @@ export const nativeTransactionColumns: ColumnDef[] = [
   ...uint256('value', 'wei'),
 ];
 
+/**
+ * Fields are written out by name (no spreads of the column-group builders): this runs for every
+ * transaction of every page, and V8 builds literals with spreads and computed keys on a slow path.
+ */
 export function nativeTransactionRow(t: NativeTransaction, chainId: string): Row {
   return {
     chain_id: chainId,
@@ -37,14 +41,24 @@ export function nativeTransactionRow(t: NativeTransaction, chainId: string): Row
     tx_type: int(t.txType),
     gas_limit: u64(t.gasLimit),
     gas_used: u64(t.gasUsed),
-    ...uint256Row('gas_price', t.gasPrice),
+    gas_price: str(t.gasPrice),
+    gas_price_num: dec38(t.gasPrice),
     nonce: u64(t.nonce),
-    ...evmAddressInfoRow('from', t.from),
-    ...evmAddressInfoRow('to', t.to),
+    from_address: str(t.from?.address),
+    from_name: str(t.from?.name),
+    from_symbol: str(t.from?.symbol),
+    from_decimals: int(t.from?.decimals),
+    from_logo_uri: str(t.from?.logoUri),
+    to_address: str(t.to?.address),
+    to_name: str(t.to?.name),
+    to_symbol: str(t.to?.symbol),
+    to_decimals: int(t.to?.decimals),
+    to_logo_uri: str(t.to?.logoUri),
     method_call_type: str(t.method?.callType),
     method_hash: str(t.method?.methodHash),
     method_name: str(t.method?.methodName),
-    ...uint256Row('value', t.value),
+    value: str(t.value),
+    value_num: dec38(t.value),
   };
 }
 

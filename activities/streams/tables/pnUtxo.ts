@@ -1,6 +1,6 @@
 import type { Utxo } from '../../api/schemas/index.ts';
 import type { ColumnDef, Row } from '../../warehouse/tableDef.ts';
-import { assetAmount, assetAmountRow, col } from '../columns.ts';
+import { assetAmount, col } from '../columns.ts';
 import { bool, huge, int, i64, json, str, strs, u64 } from '../values.ts';
 
 /** Every Utxo field (P-, X- and C-chain variants); `asset` flattened to asset_*; credentials as JSON. */
@@ -40,19 +40,21 @@ export const utxoColumns: ColumnDef[] = [
   col('credentials', 'JSON', 'X-chain variant: list of {signature, publicKey}'),
 ];
 
-export function utxoRow(u: Utxo): Row {
-  const asset = Object.fromEntries(
-    Object.entries(assetAmountRow('asset_', u.asset))
-      .filter(([k]) => k !== 'asset_asset_id')
-      .map(([k, v]) => [k.replace('asset_asset_', 'asset_'), v]),
-  );
-  return {
+/**
+ * A Utxo as a row; `txHashColumn` names the column of the creating transaction (the child table of
+ * transactions calls it utxo_tx_hash). One object literal: this runs for every UTXO of every page.
+ */
+export function utxoRow(u: Utxo, txHashColumn = 'tx_hash'): Row {
+  const row: Row = {
     utxo_id: u.utxoId,
     addresses: strs(u.addresses),
     amount: huge(u.amount),
     asset_id: str(u.assetId ?? u.asset?.assetId),
-    ...asset,
-    tx_hash: str(u.txHash),
+    asset_name: str(u.asset?.name),
+    asset_symbol: str(u.asset?.symbol),
+    asset_denomination: int(u.asset?.denomination),
+    asset_type: str(u.asset?.type),
+    asset_amount: huge(u.asset?.amount),
     output_index: int(u.outputIndex),
     block_number: u64(u.blockNumber),
     block_timestamp: i64(u.blockTimestamp),
@@ -78,4 +80,6 @@ export function utxoRow(u: Utxo): Row {
     payload: str(u.payload),
     credentials: json(u.credentials),
   };
+  row[txHashColumn] = str(u.txHash);
+  return row;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import type { Table } from 'apache-arrow';
 import type { CheckpointView } from '../sync/types.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
@@ -58,6 +58,13 @@ export class Warehouse {
   faultHook: FaultHook | undefined;
   private readonly queue = new SerialQueue();
   private readonly staged = new Set<string>();
+  private readonly prepared = new Map<string, DuckDBPreparedStatement>();
+  /**
+   * Every partition's checkpoint as last committed. This process is the file's only writer (DuckDB
+   * locks it), so the copy is exact: it is loaded once and updated after each COMMIT, and a batch
+   * reads its checkpoint without a query.
+   */
+  private checkpoints: Promise<Map<string, CheckpointView>> | undefined;
 
   private constructor(
     readonly path: string,
@@ -119,6 +126,7 @@ export class Warehouse {
   commitBatch(tables: TableBatch[], checkpoint: CheckpointWrite, run?: RunRecord): Promise<void> {
     return this.queue.run(async () => {
       await this.fault('before-begin');
+      const checkpoints = this.checkpointCache();
       const stages = new Map<string, string>();
       for (const { table } of tables) stages.set(table.name, await this.stageTable(table));
       await this.writer.run('BEGIN TRANSACTION');
@@ -128,14 +136,16 @@ export class Warehouse {
           if (rows.numRows > 0) {
             const stage = stages.get(table.name)!;
             await this.appendArrow(table, stage, rows);
-            for (const statement of mergeStatements(table, stage)) await this.writer.run(statement);
-            for (const file of table.afterMerge ?? []) await this.writer.run(sqlFile(file).replaceAll('{stage}', ident(stage)));
-            await this.writer.run(`DELETE FROM ${ident(stage)}`);
+            // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
+            // round trip through the thread pool, and a batch writes several tables.
+            const statements = [...mergeStatements(table, stage), ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+            await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
           }
           await this.fault(`after-table:${table.name}`);
         }
         await this.fault('before-checkpoint');
-        await this.writer.run(sqlFile('ops/upsertCheckpoint.sql'), [
+        const updatedAt = new Date().toISOString();
+        await this.runPrepared('ops/upsertCheckpoint.sql', [
           checkpoint.partitionId,
           checkpoint.stream,
           checkpoint.pageToken,
@@ -143,12 +153,15 @@ export class Warehouse {
           checkpoint.rows,
           checkpoint.pages,
           checkpoint.complete,
+          updatedAt,
         ]);
         if (run) {
-          await this.writer.run(sqlFile('ops/recordSyncRun.sql'), [run.runId, checkpoint.partitionId, checkpoint.stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
+          await this.runPrepared('ops/recordSyncRun.sql', [run.runId, checkpoint.partitionId, checkpoint.stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
         }
         await this.fault('before-commit');
         await this.writer.run('COMMIT');
+        const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
+        (await checkpoints).set(partitionId, { partitionId, stream, pageToken, cursor: structuredClone(cursor), rows, pages, complete, updatedAt });
       } catch (error) {
         await this.writer.run('ROLLBACK').catch(() => undefined);
         throw error;
@@ -157,9 +170,31 @@ export class Warehouse {
     });
   }
 
+  /** A prepared statement of a file under sql/, prepared once per warehouse and bound per call. */
+  private async runPrepared(file: string, params: DuckDBValue[]): Promise<void> {
+    let statement = this.prepared.get(file);
+    if (!statement) {
+      statement = await this.writer.prepare(sqlFile(file));
+      this.prepared.set(file, statement);
+    }
+    statement.bind(params);
+    await statement.run();
+  }
+
+  private checkpointCache(): Promise<Map<string, CheckpointView>> {
+    this.checkpoints ??= this.listCheckpoints().then(
+      (list) => new Map(list.map((c) => [c.partitionId, c])),
+      (error: unknown) => {
+        this.checkpoints = undefined; // the next call retries the read
+        throw error;
+      },
+    );
+    return this.checkpoints;
+  }
+
   async readCheckpoint(partitionId: string): Promise<CheckpointView | undefined> {
-    const [row] = await this.query(sqlFile('ops/readCheckpoint.sql'), [partitionId]);
-    return row ? toCheckpointView(row) : undefined;
+    const view = (await this.checkpointCache()).get(partitionId);
+    return view && { ...view, cursor: structuredClone(view.cursor) };
   }
 
   async listCheckpoints(): Promise<CheckpointView[]> {

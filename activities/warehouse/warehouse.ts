@@ -5,13 +5,13 @@ import type { Table } from 'apache-arrow';
 import type { CheckpointView } from '../sync/types.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import { applySchema } from './applySchema.ts';
-import { arrowColumnValues } from './arrowRows.ts';
+import { groupColumns, groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
-import type { TableDef } from './tableDef.ts';
+import type { CellValue, TableDef } from './tableDef.ts';
 
 /** Steps of a commit where a fault can be injected (tests) — the commit must be all-or-nothing across them. */
 export type CommitStep = 'before-begin' | 'after-begin' | `after-table:${string}` | 'before-checkpoint' | 'before-commit' | 'after-commit';
@@ -43,6 +43,14 @@ export interface RunRecord {
   done: boolean;
 }
 
+interface PendingCommit {
+  tables: TableBatch[];
+  checkpoint: CheckpointWrite;
+  run: RunRecord | undefined;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export interface OpenOptions {
   faultHook?: FaultHook;
 }
@@ -59,6 +67,8 @@ export class Warehouse {
   private readonly queue = new SerialQueue();
   private readonly staged = new Set<string>();
   private readonly prepared = new Map<string, DuckDBPreparedStatement>();
+  /** Batches waiting for the next commit (group commit). */
+  private readonly waiting: PendingCommit[] = [];
   /**
    * Every partition's checkpoint as last committed. This process is the file's only writer (DuckDB
    * locks it), so the copy is exact: it is loaded once and updated after each COMMIT, and a batch
@@ -99,16 +109,15 @@ export class Warehouse {
     return stage;
   }
 
-  private async appendArrow(def: TableDef, stage: string, rows: Table): Promise<void> {
+  private async appendColumns(def: TableDef, stage: string, values: CellValue[][], rows: number): Promise<void> {
     const types = def.columns.map((c) => stagingDuckDBType(c.type));
-    const columns = def.columns.map((c) => {
-      const values = arrowColumnValues(rows, c.name, c.type);
-      return c.type === 'VARCHAR[]' ? values.map((v) => (v === null ? null : listValue(v as string[]))) : values;
-    }) as DuckDBValue[][];
+    const columns = def.columns.map((c, i) =>
+      c.type === 'VARCHAR[]' ? values[i].map((v) => (v === null ? null : listValue(v as string[]))) : values[i],
+    ) as DuckDBValue[][];
     const appender = await this.writer.createAppender(stage, 'main', 'temp');
     try {
-      for (let start = 0; start < rows.numRows; start += CHUNK_ROWS) {
-        const end = Math.min(rows.numRows, start + CHUNK_ROWS);
+      for (let start = 0; start < rows; start += CHUNK_ROWS) {
+        const end = Math.min(rows, start + CHUNK_ROWS);
         const chunk = DuckDBDataChunk.create(types, end - start);
         chunk.setColumns(columns.map((col) => col.slice(start, end)));
         appender.appendDataChunk(chunk);
@@ -121,53 +130,79 @@ export class Warehouse {
 
   /**
    * Upserts every table's rows and writes the partition checkpoint in ONE transaction: after a crash
-   * or an error at any step, either all of it is visible or none of it.
+   * or an error at any step, either all of it is visible or none of it. Batches that arrive while a
+   * commit runs are committed together by the next one (commitGroup.ts); if that shared transaction
+   * fails, each of them is committed alone, so an error reaches only the batch that causes it.
    */
   commitBatch(tables: TableBatch[], checkpoint: CheckpointWrite, run?: RunRecord): Promise<void> {
-    return this.queue.run(async () => {
-      await this.fault('before-begin');
-      const checkpoints = this.checkpointCache();
-      const stages = new Map<string, string>();
-      for (const { table } of tables) stages.set(table.name, await this.stageTable(table));
-      await this.writer.run('BEGIN TRANSACTION');
-      try {
-        await this.fault('after-begin');
-        for (const { table, rows } of tables) {
-          if (rows.numRows > 0) {
-            const stage = stages.get(table.name)!;
-            await this.appendArrow(table, stage, rows);
-            // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
-            // round trip through the thread pool, and a batch writes several tables.
-            const statements = [...mergeStatements(table, stage), ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
-            await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
-          }
-          await this.fault(`after-table:${table.name}`);
-        }
-        await this.fault('before-checkpoint');
-        const updatedAt = new Date().toISOString();
-        await this.runPrepared('ops/upsertCheckpoint.sql', [
-          checkpoint.partitionId,
-          checkpoint.stream,
-          checkpoint.pageToken,
-          JSON.stringify(checkpoint.cursor),
-          checkpoint.rows,
-          checkpoint.pages,
-          checkpoint.complete,
-          updatedAt,
-        ]);
-        if (run) {
-          await this.runPrepared('ops/recordSyncRun.sql', [run.runId, checkpoint.partitionId, checkpoint.stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
-        }
-        await this.fault('before-commit');
-        await this.writer.run('COMMIT');
-        const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
-        (await checkpoints).set(partitionId, { partitionId, stream, pageToken, cursor: structuredClone(cursor), rows, pages, complete, updatedAt });
-      } catch (error) {
-        await this.writer.run('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-      await this.fault('after-commit');
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ tables, checkpoint, run, resolve, reject });
+      void this.queue.run(() => this.commitWaiting());
     });
+  }
+
+  private async commitWaiting(): Promise<void> {
+    const group = takeGroup(this.waiting);
+    if (group.length === 0) return; // an earlier commit took this batch
+    let committed = false;
+    try {
+      await this.commitGroup(group, () => (committed = true));
+      for (const member of group) member.resolve();
+    } catch (error) {
+      // After COMMIT the rows are in: committing again would count run totals twice.
+      if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
+      for (const member of group) {
+        try {
+          await this.commitGroup([member], () => undefined);
+          member.resolve();
+        } catch (own) {
+          member.reject(own);
+        }
+      }
+    }
+  }
+
+  private async commitGroup(group: PendingCommit[], onCommitted: () => void): Promise<void> {
+    await this.fault('before-begin');
+    const checkpoints = this.checkpointCache();
+    const tables = groupTables(group);
+    const stages = new Map<string, string>();
+    for (const table of tables) stages.set(table.name, await this.stageTable(table));
+    await this.writer.run('BEGIN TRANSACTION');
+    const updatedAt = new Date().toISOString();
+    try {
+      await this.fault('after-begin');
+      for (const table of tables) {
+        const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name).map((t) => t.rows));
+        const { columns, rows } = groupColumns(table, parts);
+        if (rows > 0) {
+          const stage = stages.get(table.name)!;
+          await this.appendColumns(table, stage, columns, rows);
+          // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
+          // round trip through the thread pool, and a batch writes several tables.
+          const statements = [...mergeStatements(table, stage), ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+        }
+        await this.fault(`after-table:${table.name}`);
+      }
+      await this.fault('before-checkpoint');
+      for (const { checkpoint, run } of group) {
+        const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
+        await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
+        if (run) await this.runPrepared('ops/recordSyncRun.sql', [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
+      }
+      await this.fault('before-commit');
+      await this.writer.run('COMMIT');
+      onCommitted();
+    } catch (error) {
+      await this.writer.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    const cache = await checkpoints;
+    for (const { checkpoint: c } of group) {
+      cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
+    }
+    await this.fault('after-commit');
   }
 
   /** A prepared statement of a file under sql/, prepared once per warehouse and bound per call. */

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUP_MAX_ROWS, groupColumns, takeGroup } from '../../activities/warehouse/commitGroup.ts';
+import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { tableByName } from '../../activities/streams/catalog.ts';
+import type { TableDef } from '../../activities/warehouse/tableDef.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+
+const blocks = tableByName('evm_blocks')!;
+const block = (n: number, hash = `0x${n.toString(16)}`) => ({ chain_id: '43114', block_number: BigInt(n), block_hash: hash, block_timestamp: 1_700_000_000n + BigInt(n) });
+const batch = (rows: ReturnType<typeof block>[], table: TableDef = blocks) => ({ tables: [{ table, rows: rowsToArrow(table, rows) }] });
+const checkpoint = (partitionId: string, rows: number) => ({ partitionId, stream: 'evm.blocks' as StreamName, pageToken: `t-${rows}`, cursor: { n: rows }, rows, pages: 1, complete: false });
+
+describe('takeGroup / groupColumns', () => {
+  it('takes waiting batches in order up to the row limit, always at least one', () => {
+    const big = { tables: [{ table: blocks, rows: { numRows: GROUP_MAX_ROWS } as never }] };
+    const small = batch([block(1)]);
+    const waiting = [small, small, big, small];
+    expect(takeGroup(waiting)).toHaveLength(2);
+    expect(takeGroup(waiting)).toEqual([big]);
+    expect(takeGroup(waiting)).toEqual([small]);
+    expect(takeGroup(waiting)).toEqual([]);
+  });
+
+  it('keeps an SCD2 table to one batch per group', () => {
+    const history = tableByName('pn_validator_status_history')!;
+    expect(history.merge).toBe('scd2');
+    const member = { tables: [{ table: history, rows: { numRows: 3 } as never }] };
+    const waiting = [member, batch([block(1)]), member];
+    expect(takeGroup(waiting)).toHaveLength(2);
+    expect(waiting).toEqual([member]);
+  });
+
+  it('concatenates in arrival order and keeps the later row of a repeated key', () => {
+    const { columns, rows } = groupColumns(blocks, [rowsToArrow(blocks, [block(1, '0xold'), block(2)]), rowsToArrow(blocks, []), rowsToArrow(blocks, [block(3), block(1, '0xnew')])]);
+    expect(rows).toBe(3);
+    const hash = blocks.columns.findIndex((c) => c.name === 'block_hash');
+    expect(columns[hash]).toEqual(['0x2', '0x3', '0xnew']);
+  });
+});
+
+describe('group commit', () => {
+  let dir: string;
+  let wh: Warehouse;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'glacier-group-'));
+    wh = await openWarehouse(join(dir, 'w.duckdb'));
+  });
+  afterAll(async () => {
+    await wh.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits concurrent batches together, each with its checkpoint, later rows winning', async () => {
+    let commits = 0;
+    wh.faultHook = (step) => {
+      if (step === 'before-commit') commits++;
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => wh.commitBatch(batch([block(i), block(100, `0xv${i}`)]).tables, checkpoint(`p${i}`, i + 1))));
+    wh.faultHook = undefined;
+    expect(commits).toBeLessThan(8); // the first commits alone, the seven that waited share the next
+    const rows = await wh.query('SELECT block_number, block_hash FROM evm_blocks ORDER BY block_number');
+    expect(rows).toHaveLength(9);
+    expect(rows.at(-1)).toEqual({ block_number: 100n, block_hash: '0xv7' });
+    for (let i = 0; i < 8; i++) expect((await wh.readCheckpoint(`p${i}`))?.rows).toBe(i + 1);
+    const stored = await wh.query("SELECT partition_id, rows FROM _glacier_checkpoints WHERE partition_id LIKE 'p%' ORDER BY partition_id");
+    expect(stored.map((r) => Number(r.rows))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('a batch that fails the shared transaction fails alone; the others commit', async () => {
+    const first = wh.commitBatch(batch([block(200)]).tables, checkpoint('q0', 1)); // occupies the writer
+    const good = wh.commitBatch(batch([block(201)]).tables, checkpoint('q1', 1));
+    // A NULL in a primary-key column: DuckDB refuses the whole INSERT.
+    const bad = wh.commitBatch(batch([{ ...block(202), block_hash: null as never, chain_id: null as never }]).tables, checkpoint('q2', 1)).catch((e: unknown) => e);
+    const alsoGood = wh.commitBatch(batch([block(203)]).tables, checkpoint('q3', 1));
+    await expect(Promise.all([first, good, alsoGood])).resolves.toBeDefined();
+    expect(String(await bad)).toMatch(/NOT NULL constraint failed/);
+    const rows = await wh.query('SELECT block_number FROM evm_blocks WHERE block_number >= 200 ORDER BY 1');
+    expect(rows.map((r) => Number(r.block_number))).toEqual([200, 201, 203]);
+    expect(await wh.readCheckpoint('q2')).toBeUndefined();
+    expect((await wh.readCheckpoint('q3'))?.pageToken).toBe('t-1');
+  });
+});

@@ -52,12 +52,19 @@ export function groupTables(group: readonly GroupMember[]): TableDef[] {
  */
 export function groupColumns(def: TableDef, parts: readonly Table[]): { columns: CellValue[][]; rows: number } {
   const nonEmpty = parts.filter((p) => p.numRows > 0);
-  const columns = def.columns.map((c) => nonEmpty.flatMap((p) => arrowColumnValues(p, c.name, c.type)));
+  const columns = def.columns.map((c) => {
+    const values = nonEmpty.map((p) => arrowColumnValues(p, c.name, c.type));
+    return values.length === 1 ? values[0] : ([] as CellValue[]).concat(...values);
+  });
   const rows = columns[0]?.length ?? 0;
   if (nonEmpty.length < 2) return { columns, rows };
   const keyColumns = def.primaryKey.map((k) => columns[def.columns.findIndex((c) => c.name === k)]);
   const lastIndex = new Map<string, number>();
-  for (let i = 0; i < rows; i++) lastIndex.set(keyColumns.map((col) => String(col[i])).join('\u0000'), i);
+  for (let i = 0; i < rows; i++) {
+    let key = String(keyColumns[0][i]);
+    for (let k = 1; k < keyColumns.length; k++) key += '\u0000' + String(keyColumns[k][i]);
+    lastIndex.set(key, i);
+  }
   if (lastIndex.size === rows) return { columns, rows };
   const keep = [...lastIndex.values()].sort((a, b) => a - b);
   return { columns: columns.map((col) => keep.map((i) => col[i])), rows: keep.length };

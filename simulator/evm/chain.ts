@@ -1,5 +1,5 @@
 import { cb58Encode } from '../world/ids.ts';
-import { fmix32, hash32, hex32, hexBytes, intIn, randomBytes, stringHash } from '../world/hash.ts';
+import { bytesHash, fmix32, hash32, hex32Into, hexBytes, intIn, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
 import type { WorldSize } from '../world/size.ts';
 
 /** Hash domains, so different kinds of value never share hash inputs. */
@@ -45,6 +45,8 @@ export interface TxLocation {
 /** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
 const TIP_TIME = 1_763_000_000;
 const HASH_CACHE = 4096;
+/** "0x" + 64 hex digits: txHash writes its digits here. */
+const TX_HASH_SCRATCH = Buffer.from('0x' + '0'.repeat(64), 'latin1');
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
@@ -57,6 +59,8 @@ export class EvmChain {
   readonly domain: number;
   readonly baseHeight: number;
   readonly m: number;
+  /** The chain id as a JSON string literal (for JSON text writers). */
+  readonly chainIdJson: string;
   private readonly t0: number;
   private readonly hashCacheKey = new Float64Array(HASH_CACHE).fill(-1);
   private readonly hashCache: string[] = new Array<string>(HASH_CACHE).fill('');
@@ -66,6 +70,7 @@ export class EvmChain {
     this.baseHeight = Math.max(3, Math.floor(size.evmBlocks * spec.heightFactor));
     this.m = Math.max(1, size.maxTxsPerBlock);
     this.t0 = TIP_TIME - 2 * this.baseHeight;
+    this.chainIdJson = JSON.stringify(spec.chainId);
   }
 
   get chainId(): string {
@@ -140,11 +145,15 @@ export class EvmChain {
    * bytes. Decoding recomputes the random part, so only hashes of this chain's txs resolve.
    */
   txHash(g: number): string {
-    const r = hexBytes(24, this.domain, K.txHash, g);
-    const m = stringHash(r);
+    // Spelled into a scratch buffer and read back as one flat string (a hot path: every listed tx).
+    const buf = TX_HASH_SCRATCH;
+    randomHexInto(buf, 2, hash32(this.domain, K.txHash, g), 6);
+    const m = bytesHash(buf, 2, 50);
     const hi = Math.floor(g / 4294967296);
     const lo = g >>> 0;
-    return '0x' + r + hex32((hi ^ fmix32((m ^ 1) >>> 0)) >>> 0) + hex32((lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
+    hex32Into(buf, 50, (hi ^ fmix32((m ^ 1) >>> 0)) >>> 0);
+    hex32Into(buf, 58, (lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
+    return buf.toString('latin1', 0, 66);
   }
 
   /** Global tx index of a hash of this chain, or null (also null for txs beyond the tip). */

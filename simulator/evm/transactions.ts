@@ -7,6 +7,10 @@ const TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', m
 const SAFE_TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0x42842e0e', methodName: 'safeTransferFrom(address,address,uint256)' };
 const NATIVE_METHOD = { callType: 'NATIVE_TRANSFER', methodHash: '', methodName: '' };
 const CREATION_METHOD = { callType: 'CONTRACT_CREATION', methodHash: '0x60806040', methodName: '' };
+const TRANSFER_METHOD_JSON = JSON.stringify(TRANSFER_METHOD);
+const SAFE_TRANSFER_METHOD_JSON = JSON.stringify(SAFE_TRANSFER_METHOD);
+const NATIVE_METHOD_JSON = JSON.stringify(NATIVE_METHOD);
+const CREATION_METHOD_JSON = JSON.stringify(CREATION_METHOD);
 /** Failure candidates are every 20th tx (5%); only native transfers among them fail. */
 export const FAIL_MODULUS = 20;
 
@@ -21,9 +25,12 @@ export interface EvmAddressInfo {
 /** Per-transaction fields of one chain, each a pure function of the global tx index g. */
 export class TxModel {
   private readonly failResidue: number;
+  /** JSON text of addressInfo(slot) for every pool slot (the pool is small and fixed). */
+  private readonly addressInfoJson: string[];
 
   constructor(private readonly model: EvmChainModel) {
     this.failResidue = hash32(model.chain.domain, K.fail) % FAIL_MODULUS;
+    this.addressInfoJson = Array.from({ length: model.pool.P }, (_, slot) => JSON.stringify(this.addressInfo(slot)));
   }
 
   isFailed(g: number): boolean {
@@ -59,13 +66,17 @@ export class TxModel {
   }
 
   /** Gas fields in wei / gas units; all below 2^53, so plain numbers. */
-  gas(g: number, block = this.model.chain.locate(g).block): { gasLimit: number; gasUsed: number; gasPrice: number; maxFee: number; maxPriority: number } {
+  gas(
+    g: number,
+    block = this.model.chain.locate(g).block,
+    baseFee = this.baseFee(block),
+  ): { gasLimit: number; gasUsed: number; gasPrice: number; maxFee: number; maxPriority: number } {
     const d = this.model.chain.domain;
     const call = this.model.calledToken(g) >= 0;
     const gasLimit = call ? intIn(60_000, 300_000, d, K.gas, g, 1) : 21_000;
     const gasUsed = call ? Math.floor((gasLimit * intIn(60, 95, d, K.gas, g, 2)) / 100) : 21_000;
     const maxPriority = intIn(0, 3, d, K.gas, g, 3) * GWEI;
-    const gasPrice = this.baseFee(block) + maxPriority;
+    const gasPrice = baseFee + maxPriority;
     return { gasLimit, gasUsed, gasPrice, maxFee: gasPrice + 10 * GWEI, maxPriority };
   }
 
@@ -73,33 +84,29 @@ export class TxModel {
     return 25 * GWEI + (hash32(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
   }
 
-  /** NativeTransaction of the interface. */
-  native(g: number): Record<string, unknown> {
+  /**
+   * NativeTransaction of the interface, as JSON text (the list hot path). Every string field is
+   * digits or hex, and the nested objects are precomputed per pool slot / method.
+   */
+  nativeText(g: number): string {
     const { chain, pool } = this.model;
     const { block, index } = chain.locate(g);
     const t = this.model.calledToken(g);
     const gas = this.gas(g, block);
     // A contract's first call is its creation (its transfers are the initial mints).
     const method =
-      t < 0 ? NATIVE_METHOD : g < pool.P ? CREATION_METHOD : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD : SAFE_TRANSFER_METHOD;
-    return {
-      blockNumber: String(block),
-      blockTimestamp: chain.timestamp(block),
-      blockHash: chain.blockHash(block),
-      chainId: chain.chainId,
-      blockIndex: index,
-      txHash: chain.txHash(g),
-      txStatus: this.isFailed(g) ? '0' : '1',
-      txType: hash32(chain.domain, K.txType, g) % 10 === 0 ? 0 : 2,
-      gasLimit: String(gas.gasLimit),
-      gasUsed: String(gas.gasUsed),
-      gasPrice: String(gas.gasPrice),
-      nonce: String(Math.floor(g / pool.E)),
-      from: this.addressInfo(pool.fromSlot(g)),
-      to: this.addressInfo(pool.toSlot(g)),
-      method,
-      value: this.nativeValue(g),
-    };
+      t < 0 ? NATIVE_METHOD_JSON : g < pool.P ? CREATION_METHOD_JSON : this.model.tokens[t].ercType === 'ERC-20' ? TRANSFER_METHOD_JSON : SAFE_TRANSFER_METHOD_JSON;
+    return (
+      `{"blockNumber":"${block}","blockTimestamp":${chain.timestamp(block)},"blockHash":"${chain.blockHash(block)}","chainId":${chain.chainIdJson},` +
+      `"blockIndex":${index},"txHash":"${chain.txHash(g)}","txStatus":"${this.isFailed(g) ? '0' : '1'}","txType":${hash32(chain.domain, K.txType, g) % 10 === 0 ? 0 : 2},` +
+      `"gasLimit":"${gas.gasLimit}","gasUsed":"${gas.gasUsed}","gasPrice":"${gas.gasPrice}","nonce":"${Math.floor(g / pool.E)}",` +
+      `"from":${this.addressInfoJson[pool.fromSlot(g)]},"to":${this.addressInfoJson[pool.toSlot(g)]},"method":${method},"value":"${this.nativeValue(g)}"}`
+    );
+  }
+
+  /** NativeTransaction of the interface as an object. */
+  native(g: number): Record<string, unknown> {
+    return JSON.parse(this.nativeText(g)) as Record<string, unknown>;
   }
 
   /** The single-transaction view: NativeTransaction plus input and fee fields. */

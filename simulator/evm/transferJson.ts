@@ -23,24 +23,42 @@ export function tokenObject(model: EvmChainModel, token: TokenContract, tokenId:
   return ['erc1155Token', nft];
 }
 
-/** An entry of `/tokens/:address/transfers`. */
-export function transferListJson(model: EvmChainModel, token: TokenContract, tr: TransferRecord): Record<string, unknown> {
+/** JSON text of the ERC-20 token object of each contract (it depends on the contract only). */
+const erc20TokenJson = new WeakMap<TokenContract, string>();
+
+/**
+ * An entry of `/tokens/:address/transfers`, as JSON text (the list hot path). Addresses, hashes
+ * and numbers need no escaping; the token object is serialized by JSON.stringify (cached for
+ * ERC-20, whose token object is the same for every transfer).
+ */
+export function transferListText(model: EvmChainModel, token: TokenContract, tr: TransferRecord): string {
   const { chain } = model;
   const { block } = chain.locate(tr.g);
   const ts = chain.timestamp(block);
-  const [key, obj] = tokenObject(model, token, tr.tokenId, ts);
-  const out: Record<string, unknown> = {
-    blockNumber: String(block),
-    blockTimestamp: ts,
-    blockHash: chain.blockHash(block),
-    txHash: chain.txHash(tr.g),
-    from: { address: tr.from },
-    to: { address: tr.to },
-    logIndex: tr.logIndex,
-  };
-  if (token.ercType !== 'ERC-721') out.value = String(tr.value);
-  out[key] = obj;
-  return out;
+  let tokenPart: string;
+  if (token.ercType === 'ERC-20') {
+    let json = erc20TokenJson.get(token);
+    if (json === undefined) {
+      json = JSON.stringify(tokenObject(model, token, tr.tokenId, ts)[1]);
+      erc20TokenJson.set(token, json);
+    }
+    tokenPart = `"erc20Token":${json}`;
+  } else {
+    const [key, obj] = tokenObject(model, token, tr.tokenId, ts);
+    tokenPart = `${JSON.stringify(key)}:${JSON.stringify(obj)}`;
+  }
+  return (
+    `{"blockNumber":"${block}","blockTimestamp":${ts},"blockHash":"${chain.blockHash(block)}","txHash":"${chain.txHash(tr.g)}",` +
+    `"from":{"address":"${tr.from}"},"to":{"address":"${tr.to}"},"logIndex":${tr.logIndex},` +
+    (token.ercType !== 'ERC-721' ? `"value":"${tr.value}",` : '') +
+    tokenPart +
+    '}'
+  );
+}
+
+/** An entry of `/tokens/:address/transfers` as an object. */
+export function transferListJson(model: EvmChainModel, token: TokenContract, tr: TransferRecord): Record<string, unknown> {
+  return JSON.parse(transferListText(model, token, tr)) as Record<string, unknown>;
 }
 
 /** A transfer inside a transaction detail: from, to, logIndex, value (not ERC-721), token object. */

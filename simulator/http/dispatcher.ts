@@ -3,6 +3,7 @@ import { ApiError, badRequest } from './apiError.ts';
 import { API_KEY_HEADER } from './auth.ts';
 import type { Authenticator, Client } from './auth.ts';
 import type { FaultInjector, FaultPlan } from './faults.ts';
+import { parsedItem, serializeBody } from './jsonText.ts';
 import { TokenPageHelper, TruthPageHelper } from './pageHelpers.ts';
 import { bindingOf } from './pageToken.ts';
 import type { PageTokenCodec } from './pageToken.ts';
@@ -101,7 +102,7 @@ export class Dispatcher {
     };
     const result = (await route.handler(ctx)) as Record<string, unknown>;
     if (!route.list) return [result];
-    return result[route.list.itemsKey] as unknown[];
+    return (result[route.list.itemsKey] as unknown[]).map(parsedItem);
   }
 
   private client(service: Service, req: IncomingMessage): Client {
@@ -112,7 +113,7 @@ export class Dispatcher {
   }
 
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, plan: FaultPlan | undefined): void {
-    const json = JSON.stringify(body);
+    const json = serializeBody(body);
     if (plan?.reset) {
       // Headers and part of the body go out, then the connection dies mid-response.
       res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
@@ -125,9 +126,19 @@ export class Dispatcher {
       res.end(json.slice(0, Math.floor(json.length / 2)));
       return;
     }
-    // Encode once: the buffer gives both the length and the bytes to write.
+    headers['content-type'] = 'application/json';
+    const length = Buffer.byteLength(json);
+    if (length === json.length) {
+      // Pure ASCII (the usual case): latin1 is the same bytes and a plain copy, and Node sends the
+      // header block and the string as one write.
+      headers['content-length'] = String(length);
+      res.writeHead(status, headers);
+      res.end(json, 'latin1');
+      return;
+    }
     const buf = Buffer.from(json, 'utf8');
-    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': buf.length });
+    headers['content-length'] = String(buf.length);
+    res.writeHead(status, headers);
     res.end(buf);
   }
 }

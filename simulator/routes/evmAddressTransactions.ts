@@ -1,4 +1,5 @@
 import { evmAddress, pageSize } from '../http/params.ts';
+import { JsonText } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { prevInProgression } from '../evm/addressPool.ts';
@@ -30,16 +31,16 @@ export const addressTransactionsRoute: RouteDef = {
       const g = Math.max(byTo, byFrom);
       return g >= range.g0 ? g : -1;
     };
-    const { items, nextPageToken } = ctx.page.paginate<number, Record<string, unknown>>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
       pageSize: size,
       first: range.g1,
       fetch: (below, limit) => {
-        const items: Record<string, unknown>[] = [];
+        const items: JsonText[] = [];
         let x = below;
         while (items.length < limit) {
           const g = prev(x);
           if (g < 0) return { items, next: undefined };
-          items.push(txs.native(g));
+          items.push(new JsonText(txs.nativeText(g)));
           x = g;
         }
         return { items, next: prev(x) >= 0 ? x : undefined };

@@ -1,5 +1,6 @@
 import { notFound } from '../http/apiError.ts';
 import { enumParam, pageSize, txHash } from '../http/params.ts';
+import { JsonText } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { txDetailJson } from '../evm/txDetail.ts';
@@ -26,16 +27,16 @@ export const chainTransactionsRoute: RouteDef = {
       if (status === 'success') while (g >= 0 && txs.isFailed(g)) g--;
       return g;
     };
-    const { items, nextPageToken } = ctx.page.paginate<number, Record<string, unknown>>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
       pageSize: size,
       first: model.chain.totalTxs(),
       fetch: (below, limit) => {
-        const items: Record<string, unknown>[] = [];
+        const items: JsonText[] = [];
         let x = below;
         while (items.length < limit) {
           const g = prev(x);
           if (g < 0) return { items, next: undefined };
-          items.push(txs.native(g));
+          items.push(new JsonText(txs.nativeText(g)));
           x = g;
         }
         return { items, next: prev(x) >= 0 ? x : undefined };

@@ -1,8 +1,9 @@
 import { evmAddress, pageSize } from '../http/params.ts';
+import { JsonText } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { blockRangeParams } from '../evm/blockRange.ts';
-import { transferListJson } from '../evm/transferJson.ts';
+import { transferListText } from '../evm/transferJson.ts';
 import { evmChainOf } from './evmChain.ts';
 
 /** Transfers of an ERC-20/721/1155 contract in [startBlock, endBlock), latest first (by transfer ordinal). */
@@ -22,13 +23,13 @@ export const tokenTransfersRoute: RouteDef = {
     if (!token) return { transfers: [] };
     const ledger = model.ledgers[token.t];
     const k0 = ledger.transfersBefore(range.g0);
-    const { items, nextPageToken } = ctx.page.paginate<number, Record<string, unknown>>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
       pageSize: size,
       first: ledger.transfersBefore(range.g1),
       fetch: (below, limit) => {
-        const items: Record<string, unknown>[] = [];
+        const items: JsonText[] = [];
         let k = below - 1;
-        for (; k >= k0 && items.length < limit; k--) items.push(transferListJson(model, token, ledger.transfer(k)));
+        for (; k >= k0 && items.length < limit; k--) items.push(new JsonText(transferListText(model, token, ledger.transfer(k))));
         return { items, next: k >= k0 ? k + 1 : undefined };
       },
     });

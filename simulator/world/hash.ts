@@ -15,6 +15,11 @@ export function fmix32(h: number): number {
 
 /** Hash of a few integers (each may be up to 2^53) into an unsigned 32-bit value (murmur3-style). */
 export function hash32(...parts: number[]): number {
+  return hashParts(parts);
+}
+
+/** hash32 of an array of parts (unit and intIn pass their rest array on without respreading it). */
+function hashParts(parts: number[]): number {
   let h = 0x9e3779b9;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i];
@@ -36,20 +41,18 @@ function mixIn(h: number, k: number): number {
 
 /** Uniform float in [0, 1). */
 export function unit(...parts: number[]): number {
-  return hash32(...parts) / 4294967296;
+  return hashParts(parts) / 4294967296;
 }
 
 /** Uniform integer in [lo, hi] (inclusive). */
 export function intIn(lo: number, hi: number, ...parts: number[]): number {
-  return lo + Math.floor(unit(...parts) * (hi - lo + 1));
+  return lo + Math.floor((hashParts(parts) / 4294967296) * (hi - lo + 1));
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** 8 lower-case hex chars of a 32-bit word, byte order little-endian (table lookups, no toString). */
-function wordHex(w: number): string {
-  return HEX[w & 0xff] + HEX[(w >>> 8) & 0xff] + HEX[(w >>> 16) & 0xff] + HEX[w >>> 24];
-}
+const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Scratch for hexBytes: digits are written as bytes and read back as one flat string. */
+let hexScratch = Buffer.allocUnsafeSlow(128);
 
 /** 8 lower-case hex chars of a 32-bit word, big-endian (reads like toString(16) padded). */
 export function hex32(w: number): string {
@@ -58,16 +61,47 @@ export function hex32(w: number): string {
 
 /**
  * `bytes` pseudo-random bytes as lower-case hex (no prefix). The parts are hashed once; each
- * further word is one finalizer step, which keeps ids (32-byte hashes) cheap on hot paths.
+ * further word is one finalizer step (bytes little-endian), which keeps ids (32-byte hashes)
+ * cheap on hot paths. The digits go through a scratch buffer: one flat string, no concatenations.
  */
 export function hexBytes(bytes: number, ...parts: number[]): string {
   const base = hash32(...parts);
-  let out = '';
-  const words = bytes >>> 2;
-  for (let i = 0; i < words; i++) out += wordHex(fmix32((base ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0));
-  const rest = bytes & 3;
-  if (rest) out += wordHex(fmix32((base ^ Math.imul(words + 1, 0x9e3779b9)) >>> 0)).slice(0, rest * 2);
-  return out;
+  if (hexScratch.length < bytes * 2 + 8) hexScratch = Buffer.allocUnsafeSlow(bytes * 2 + 8);
+  randomHexInto(hexScratch, 0, base, (bytes + 3) >>> 2);
+  return hexScratch.toString('latin1', 0, bytes * 2);
+}
+
+/**
+ * Writes the hex digits of `words` pseudo-random words derived from `base` (hash32 of the parts)
+ * into `buf` at `pos`, exactly as hexBytes spells them; returns the position after them.
+ */
+export function randomHexInto(buf: Uint8Array, pos: number, base: number, words: number): number {
+  let p = pos;
+  for (let i = 0; i < words; i++) {
+    const w = fmix32((base ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0);
+    for (let shift = 0; shift < 32; shift += 8) {
+      const b = (w >>> shift) & 0xff;
+      buf[p++] = HEX_DIGIT[b >>> 4];
+      buf[p++] = HEX_DIGIT[b & 15];
+    }
+  }
+  return p;
+}
+
+/** Writes hex32(w) into `buf` at `pos`; returns the position after it. */
+export function hex32Into(buf: Uint8Array, pos: number, w: number): number {
+  for (let shift = 28; shift >= 0; shift -= 4) buf[pos++] = HEX_DIGIT[(w >>> shift) & 15];
+  return pos;
+}
+
+/** stringHash of the ASCII text buf[start, end) (same value as stringHash of that string). */
+export function bytesHash(buf: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= buf[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** Pseudo-random bytes as a Uint8Array (for cb58 / bech32 ids). */

@@ -80,6 +80,15 @@ export const configSchema = z.strictObject({
       taskQueue: z.string().min(1).default('glacier-etl'),
     })
     .prefault({}),
+  warehouse: z
+    .strictObject({
+      /** DuckDB's buffer limit, as DuckDB spells sizes ('128MB', '1GB'); past it, merges and exports spill to disk. */
+      memoryLimit: z
+        .string()
+        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as '128MB' or '1GB'")
+        .default('128MB'),
+    })
+    .prefault({}),
   /** Partitions synced at once (child workflows in flight). */
   partitionConcurrency: z.number().int().min(1).max(256).default(8),
   streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),

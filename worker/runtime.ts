@@ -35,7 +35,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     maxQuotaWaitMs: config.api.maxQuotaWaitMs,
     logger: logger.child({ component: 'api' }),
   });
-  const warehouse = await openWarehouse(warehousePath(config.dataDir));
+  const warehouse = await openWarehouse(warehousePath(config.dataDir), { memoryLimit: config.warehouse.memoryLimit });
   const sync = createSyncCore({ client, warehouse, config, logger: logger.child({ component: 'sync' }) });
   const outDir = parquetDir(config.dataDir);
   return {

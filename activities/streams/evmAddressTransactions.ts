@@ -13,6 +13,7 @@ export const evmAddressTransactionsTable: TableDef = {
   columns: [col('chain_id', 'VARCHAR'), col('address', 'VARCHAR', 'the listed address as configured'), col('tx_hash', 'VARCHAR'), col('block_number', 'UBIGINT')],
   primaryKey: ['chain_id', 'address', 'tx_hash'],
   merge: 'upsert',
+  pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'] },
 };
 

@@ -34,6 +34,7 @@ export const evmTokenTransfersTable: TableDef = {
   ],
   primaryKey: ['chain_id', 'contract_address', 'tx_hash', 'log_index'],
   merge: 'upsert',
+  pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 };
 

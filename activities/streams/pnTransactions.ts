@@ -55,6 +55,7 @@ export const pnTransactionsTable: TableDef = {
   ],
   primaryKey: ['network', 'blockchain_id', 'tx_hash'],
   merge: 'upsert',
+  pruneBy: 'block_timestamp',
   export: pnExport,
   afterMerge: ['ops/propagateRewardTx.sql'],
 };
@@ -80,6 +81,7 @@ export const pnTransactionAmountsTable: TableDef = {
   columns: [...txKey, col('kind', 'VARCHAR'), col('item_index', 'INTEGER'), col('block_timestamp', 'BIGINT'), ...assetAmount('')],
   primaryKey: ['network', 'blockchain_id', 'tx_hash', 'kind', 'item_index'],
   merge: 'upsert',
+  pruneBy: 'block_timestamp',
   export: pnExport,
 };
 
@@ -101,6 +103,7 @@ export const pnL1ValidatorDetailsTable: TableDef = {
   ],
   primaryKey: ['network', 'blockchain_id', 'tx_hash', 'item_index'],
   merge: 'upsert',
+  pruneBy: 'block_timestamp',
   export: pnExport,
 };
 
@@ -110,6 +113,7 @@ export const pnAddressTransactionsTable: TableDef = {
   columns: [...txKey, col('address_set', 'VARCHAR', 'sorted configured addresses, comma-joined'), col('block_timestamp', 'BIGINT')],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'tx_hash'],
   merge: 'upsert',
+  pruneBy: 'block_timestamp',
   export: { partitionBy: ['network', 'blockchain_id'] },
 };
 

@@ -8,6 +8,8 @@ import type { Logger } from '../../worker/logger.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import type { PartitionSpec } from '../sync/types.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';
+import { keyUniquenessFinding } from './keyUniqueness.ts';
+import { STREAMS } from '../streams/catalog.ts';
 
 export interface VerifierDeps {
   warehouse: Warehouse;
@@ -22,7 +24,7 @@ const list = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>)
 
 /**
  * Completeness and consistency checks over the warehouse, some against the live API:
- * unfinished partitions, gaps and broken parent links in block ranges, block txCount against the
+ * unfinished partitions, keys stored more than once, gaps and broken parent links in block ranges, block txCount against the
  * stored transactions, the stored head against the API head, and primary-network balances recomputed
  * from stored UTXOs against the balances endpoint's snapshot.
  */
@@ -90,6 +92,8 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
         ok: incomplete.length === 0 && total > 0,
         detail: total === 0 ? 'nothing synced yet' : incomplete.length ? `unfinished: ${list(incomplete, (p) => String(p.partition_id))}` : `${total} partitions complete`,
       });
+      const tables = new Map((streams ?? config.streams).filter((s) => enabled(streams, s)).flatMap((s) => STREAMS[s].tables.map((t) => [t.name, t] as const)));
+      findings.push(await keyUniquenessFinding(warehouse, [...tables.values()]));
       await blockChecks(findings, streams);
       if (enabled(streams, 'pn.balances') && enabled(streams, 'pn.utxos')) findings.push(...(await utxoBalanceFindings(warehouse)));
       deps.logger.info({ checks: findings.length, problems: findings.filter((f) => !f.ok).length }, 'verify finished');

@@ -1,26 +1,49 @@
 import { ident } from './identifier.ts';
 import type { TableDef } from './tableDef.ts';
 
+export interface MergeOptions {
+  /**
+   * The table has a PRIMARY KEY constraint (a warehouse created before keys moved to the merge):
+   * DuckDB's own upsert applies there.
+   */
+  constrained: boolean;
+  /** Some staged row has NULL in the table's pruneBy column (it cannot be matched on that column). */
+  nullPrune?: boolean;
+}
+
 /**
  * The statements that move a staging table into its real table. Identifiers come only from the
  * table catalog (checked by `ident`); values never appear in SQL text.
+ *
+ * Tables carry their key without an index: a batch's keys are deleted, then the batch is inserted, in
+ * the caller's transaction. Rows of the stage are unique by key (arrowRows/commitGroup dedupe them).
  */
-export function mergeStatements(def: TableDef, stage: string): string[] {
+export function mergeStatements(def: TableDef, stage: string, options: MergeOptions): string[] {
   const t = ident(def.name);
   const s = ident(stage);
   const cols = def.columns.map((c) => ident(c.name)).join(', ');
+  const match = (keys: readonly string[]) => keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
   if (def.merge === 'scd2') {
     if (!def.scd2) throw new Error(`${def.name}: scd2 merge without scd2 spec`);
-    const keyMatch = def.scd2.key.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
+    const keyMatch = match(def.scd2.key);
     const changed = def.scd2.tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ');
     return [
       // Close the open version of every key whose tracked columns changed in this snapshot.
       `UPDATE ${t} AS t SET valid_to = s.valid_from FROM ${s} AS s WHERE ${keyMatch} AND t.valid_to IS NULL AND t.valid_from < s.valid_from AND (${changed})`,
       // Open a version for every key without one (new keys and the ones just closed); a retried
-      // snapshot finds its version already there.
-      `INSERT OR IGNORE INTO ${t} (${cols}) SELECT ${cols} FROM ${s} AS s WHERE NOT EXISTS (SELECT 1 FROM ${t} AS t WHERE ${keyMatch} AND t.valid_to IS NULL)`,
+      // snapshot finds its version already there, open or closed.
+      `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s} AS s WHERE NOT EXISTS (SELECT 1 FROM ${t} AS t WHERE ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from))`,
     ];
   }
-  const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
-  return [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  if (options.constrained) {
+    const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
+    return [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  }
+  const deletes = def.pruneBy
+    ? [
+        `DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match([...def.primaryKey, def.pruneBy])}`,
+        ...(options.nullPrune ? [`DELETE FROM ${t} AS t USING ${s} AS s WHERE s.${ident(def.pruneBy)} IS NULL AND ${match(def.primaryKey)}`] : []),
+      ]
+    : [`DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match(def.primaryKey)}`];
+  return [...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
 }

@@ -16,8 +16,11 @@ const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 export function renderTable(def: TableDef): string {
   const width = Math.max(...def.columns.map((c) => c.name.length)) + 2;
   const lines = def.columns.map((c) => `  ${ident(c.name).padEnd(width)} ${c.type}${def.primaryKey.includes(c.name) ? ' NOT NULL' : ''}`);
-  lines.push(`  PRIMARY KEY (${def.primaryKey.map(ident).join(', ')})`);
-  const out = [`CREATE TABLE IF NOT EXISTS ${ident(def.name)} (\n${lines.join(',\n')}\n);`, `COMMENT ON TABLE ${ident(def.name)} IS ${quote(def.comment)};`];
+  // The key is kept by the merge (delete the batch's keys, insert the batch), not by a PRIMARY KEY
+  // constraint: DuckDB holds every ART index wholly in memory, so a constraint would make the worker's
+  // memory grow with the table. `glacier-etl verify` checks that keys are unique.
+  const key = `-- key: (${def.primaryKey.join(', ')})${def.pruneBy ? `; merges also match on ${def.pruneBy}` : ''}`;
+  const out = [`${key}\nCREATE TABLE IF NOT EXISTS ${ident(def.name)} (\n${lines.join(',\n')}\n);`, `COMMENT ON TABLE ${ident(def.name)} IS ${quote(def.comment)};`];
   for (const c of def.columns) if (c.comment) out.push(`COMMENT ON COLUMN ${ident(def.name)}.${ident(c.name)} IS ${quote(c.comment)};`);
   return out.join('\n');
 }

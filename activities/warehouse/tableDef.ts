@@ -39,6 +39,13 @@ export interface TableDef {
   columns: ColumnDef[];
   primaryKey: string[];
   merge: MergeKind;
+  /**
+   * A column that never changes for a key and grows in sync order (a block number or timestamp). The
+   * merge also matches on it, so DuckDB skips the row groups whose min/max cannot hold the batch's keys
+   * and the cost of a merge stays flat as the table grows. Leave it out when the value can be NULL or
+   * can change for a key.
+   */
+  pruneBy?: string;
   scd2?: Scd2Spec;
   export: ExportLayout;
   /**

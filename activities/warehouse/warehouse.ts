@@ -53,7 +53,15 @@ interface PendingCommit {
 
 export interface OpenOptions {
   faultHook?: FaultHook;
+  /**
+   * DuckDB's buffer-manager limit (e.g. '256MB'); DuckDB's own default is 80% of RAM, which lets
+   * cached table data grow with the warehouse. Merges and exports spill to disk past it.
+   */
+  memoryLimit?: string;
 }
+
+/** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
+export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 const CHUNK_ROWS = 2048;
 
@@ -81,6 +89,8 @@ export class Warehouse {
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
     private readonly reader: DuckDBConnection,
+    /** Tables created with a PRIMARY KEY constraint by an earlier version (merged with DuckDB's upsert). */
+    private readonly constrained: ReadonlySet<string>,
     options: OpenOptions,
   ) {
     this.faultHook = options.faultHook;
@@ -88,11 +98,12 @@ export class Warehouse {
 
   static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path);
+    const instance = await DuckDBInstance.create(path, { memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT });
     const writer = await instance.connect();
     await applySchema(writer);
     const reader = await instance.connect();
-    return new Warehouse(path, instance, writer, reader, options);
+    const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
+    return new Warehouse(path, instance, writer, reader, new Set(constrained), options);
   }
 
   private async fault(step: CommitStep): Promise<void> {
@@ -180,7 +191,9 @@ export class Warehouse {
           await this.appendColumns(table, stage, columns, rows);
           // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
           // round trip through the thread pool, and a batch writes several tables.
-          const statements = [...mergeStatements(table, stage), ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
+          const merge = mergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
+          const statements = [...merge, ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
           await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
         }
         await this.fault(`after-table:${table.name}`);

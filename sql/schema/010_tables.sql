@@ -4,6 +4,7 @@
 -- epoch seconds (BIGINT) as the API sends them. Nested objects are flattened to prefixed columns, string lists are
 -- VARCHAR[] columns, lists of objects are child tables, and objects the spec leaves open are JSON.
 
+-- key: (chain_id, block_number)
 CREATE TABLE IF NOT EXISTS "evm_blocks" (
   "chain_id"                VARCHAR NOT NULL,
   "block_number"            UBIGINT NOT NULL,
@@ -19,8 +20,7 @@ CREATE TABLE IF NOT EXISTS "evm_blocks" (
   "gas_cost_num"            DECIMAL(38,0),
   "fees_spent"              VARCHAR,
   "fees_spent_num"          DECIMAL(38,0),
-  "cumulative_transactions" UBIGINT,
-  PRIMARY KEY ("chain_id", "block_number")
+  "cumulative_transactions" UBIGINT
 );
 COMMENT ON TABLE "evm_blocks" IS 'EVM blocks (Block) of each configured chain, latest first; synced descending until the stored high-water mark.';
 COMMENT ON COLUMN "evm_blocks"."block_timestamp" IS 'epoch seconds';
@@ -31,6 +31,7 @@ COMMENT ON COLUMN "evm_blocks"."gas_cost_num" IS 'wei; NULL when it does not fit
 COMMENT ON COLUMN "evm_blocks"."fees_spent" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."fees_spent_num" IS 'wei; NULL when it does not fit 38 digits';
 
+-- key: (chain_id, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_transactions" (
   "chain_id"         VARCHAR NOT NULL,
   "tx_hash"          VARCHAR NOT NULL,
@@ -59,8 +60,7 @@ CREATE TABLE IF NOT EXISTS "evm_transactions" (
   "method_hash"      VARCHAR,
   "method_name"      VARCHAR,
   "value"            VARCHAR,
-  "value_num"        DECIMAL(38,0),
-  PRIMARY KEY ("chain_id", "tx_hash")
+  "value_num"        DECIMAL(38,0)
 );
 COMMENT ON TABLE "evm_transactions" IS 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions) and per-address lists (evm.address_transactions). from/to/method flattened to columns.';
 COMMENT ON COLUMN "evm_transactions"."chain_id" IS 'chainId (falls back to the partition chain)';
@@ -84,16 +84,17 @@ COMMENT ON COLUMN "evm_transactions"."method_name" IS 'method.methodName';
 COMMENT ON COLUMN "evm_transactions"."value" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_transactions"."value_num" IS 'wei; NULL when it does not fit 38 digits';
 
+-- key: (chain_id, address, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_address_transactions" (
   "chain_id"     VARCHAR NOT NULL,
   "address"      VARCHAR NOT NULL,
   "tx_hash"      VARCHAR NOT NULL,
-  "block_number" UBIGINT,
-  PRIMARY KEY ("chain_id", "address", "tx_hash")
+  "block_number" UBIGINT
 );
 COMMENT ON TABLE "evm_address_transactions" IS 'Which configured address each EVM transaction was listed for (link to evm_transactions).';
 COMMENT ON COLUMN "evm_address_transactions"."address" IS 'the listed address as configured';
 
+-- key: (chain_id, contract_address, tx_hash, log_index); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
   "chain_id"                            VARCHAR NOT NULL,
   "contract_address"                    VARCHAR NOT NULL,
@@ -141,8 +142,7 @@ CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
   "nft_metadata_background"             VARCHAR,
   "nft_metadata_attributes"             VARCHAR,
   "nft_metadata_decimals"               INTEGER,
-  "nft_metadata_properties"             VARCHAR,
-  PRIMARY KEY ("chain_id", "contract_address", "tx_hash", "log_index")
+  "nft_metadata_properties"             VARCHAR
 );
 COMMENT ON TABLE "evm_token_transfers" IS 'Token transfers of each configured contract (Erc transfer). erc20Token flattened to erc20_token_*; ERC-721/1155 contracts send erc721Token/erc1155Token, flattened to nft_token_* and nft_metadata_*; token_standard says which object was present.';
 COMMENT ON COLUMN "evm_token_transfers"."contract_address" IS 'the configured contract (partition)';
@@ -167,6 +167,7 @@ COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_attributes" IS 'ERC-721 on
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 
+-- key: (chain_id, address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_native_balances" (
   "chain_id"               VARCHAR NOT NULL,
   "address"                VARCHAR NOT NULL,
@@ -181,8 +182,7 @@ CREATE TABLE IF NOT EXISTS "evm_native_balances" (
   "balance"                VARCHAR,
   "balance_num"            DECIMAL(38,0),
   "balance_value_currency" VARCHAR,
-  "balance_value_value"    VARCHAR,
-  PRIMARY KEY ("chain_id", "address", "snapshot_at")
+  "balance_value_value"    VARCHAR
 );
 COMMENT ON TABLE "evm_native_balances" IS 'Native token balance (NativeTokenBalance) of each configured EVM address per snapshot (snapshot_at = run snapshot time, epoch seconds); from balances:getNative and the nativeTokenBalance of the ERC balance pages.';
 COMMENT ON COLUMN "evm_native_balances"."chain_id" IS 'the partition chain';
@@ -195,6 +195,7 @@ COMMENT ON COLUMN "evm_native_balances"."balance_num" IS 'wei; NULL when it does
 COMMENT ON COLUMN "evm_native_balances"."balance_value_currency" IS 'balance_value.currencyCode';
 COMMENT ON COLUMN "evm_native_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
 
+-- key: (chain_id, address, token_address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
   "chain_id"               VARCHAR NOT NULL,
   "address"                VARCHAR NOT NULL,
@@ -212,8 +213,7 @@ CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
   "balance_num"            DECIMAL(38,0),
   "balance_value_currency" VARCHAR,
   "balance_value_value"    VARCHAR,
-  "token_reputation"       VARCHAR,
-  PRIMARY KEY ("chain_id", "address", "token_address", "snapshot_at")
+  "token_reputation"       VARCHAR
 );
 COMMENT ON TABLE "evm_erc20_balances" IS 'ERC-20 balances (Erc20TokenBalance) of each configured address per snapshot; token fields flattened to token_*.';
 COMMENT ON COLUMN "evm_erc20_balances"."chain_id" IS 'the partition chain';
@@ -228,6 +228,7 @@ COMMENT ON COLUMN "evm_erc20_balances"."balance_value_currency" IS 'balance_valu
 COMMENT ON COLUMN "evm_erc20_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
 COMMENT ON COLUMN "evm_erc20_balances"."token_reputation" IS 'Malicious, Benign or NULL; other values as sent';
 
+-- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
   "chain_id"                        VARCHAR NOT NULL,
   "address"                         VARCHAR NOT NULL,
@@ -251,8 +252,7 @@ CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
   "metadata_background"             VARCHAR,
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
-  "metadata_properties"             VARCHAR,
-  PRIMARY KEY ("chain_id", "address", "token_address", "token_id", "snapshot_at")
+  "metadata_properties"             VARCHAR
 );
 COMMENT ON TABLE "evm_erc721_balances" IS 'ERC-721 tokens held (Erc721TokenBalance) by each configured address per snapshot; metadata flattened to metadata_*.';
 COMMENT ON COLUMN "evm_erc721_balances"."chain_id" IS 'the partition chain';
@@ -263,6 +263,7 @@ COMMENT ON COLUMN "evm_erc721_balances"."metadata_attributes" IS 'ERC-721 only; 
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 
+-- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
   "chain_id"                        VARCHAR NOT NULL,
   "address"                         VARCHAR NOT NULL,
@@ -285,8 +286,7 @@ CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
   "metadata_background"             VARCHAR,
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
-  "metadata_properties"             VARCHAR,
-  PRIMARY KEY ("chain_id", "address", "token_address", "token_id", "snapshot_at")
+  "metadata_properties"             VARCHAR
 );
 COMMENT ON TABLE "evm_erc1155_balances" IS 'ERC-1155 balances (Erc1155TokenBalance) of each configured address per snapshot; metadata flattened to metadata_*.';
 COMMENT ON COLUMN "evm_erc1155_balances"."chain_id" IS 'the partition chain';
@@ -299,6 +299,7 @@ COMMENT ON COLUMN "evm_erc1155_balances"."metadata_attributes" IS 'ERC-721 only;
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 
+-- key: (chain_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "evm_transaction_details" (
   "chain_id"                                VARCHAR NOT NULL,
   "tx_hash"                                 VARCHAR NOT NULL,
@@ -343,8 +344,7 @@ CREATE TABLE IF NOT EXISTS "evm_transaction_details" (
   "network_token_current_price_currency"    VARCHAR,
   "network_token_current_price_value"       VARCHAR,
   "network_token_historical_price_currency" VARCHAR,
-  "network_token_historical_price_value"    VARCHAR,
-  PRIMARY KEY ("chain_id", "tx_hash")
+  "network_token_historical_price_value"    VARCHAR
 );
 COMMENT ON TABLE "evm_transaction_details" IS 'Single-transaction view (Transaction detail) of each configured tx hash: nativeTransaction columns plus input and EIP-1559 fees, and networkTokenDetails flattened to network_token_*. Lists go to evm_internal_transactions, evm_tx_erc20_transfers, evm_tx_erc721_transfers, evm_tx_erc1155_transfers; teleporterMessageInfo to evm_teleporter_messages.';
 COMMENT ON COLUMN "evm_transaction_details"."chain_id" IS 'chainId (falls back to the partition chain)';
@@ -379,6 +379,7 @@ COMMENT ON COLUMN "evm_transaction_details"."network_token_current_price_value" 
 COMMENT ON COLUMN "evm_transaction_details"."network_token_historical_price_currency" IS 'network_token_historical_price.currencyCode';
 COMMENT ON COLUMN "evm_transaction_details"."network_token_historical_price_value" IS 'network_token_historical_price.value, exact decimal text';
 
+-- key: (chain_id, tx_hash, trace_index)
 CREATE TABLE IF NOT EXISTS "evm_internal_transactions" (
   "chain_id"         VARCHAR NOT NULL,
   "tx_hash"          VARCHAR NOT NULL,
@@ -398,8 +399,7 @@ CREATE TABLE IF NOT EXISTS "evm_internal_transactions" (
   "value_num"        DECIMAL(38,0),
   "is_reverted"      BOOLEAN,
   "gas_used"         UBIGINT,
-  "gas_limit"        UBIGINT,
-  PRIMARY KEY ("chain_id", "tx_hash", "trace_index")
+  "gas_limit"        UBIGINT
 );
 COMMENT ON TABLE "evm_internal_transactions" IS 'internalTransactions of a transaction detail; trace_index = position in the list.';
 COMMENT ON COLUMN "evm_internal_transactions"."trace_index" IS 'position in internalTransactions';
@@ -417,6 +417,7 @@ COMMENT ON COLUMN "evm_internal_transactions"."internal_tx_type" IS 'as sent';
 COMMENT ON COLUMN "evm_internal_transactions"."value" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_internal_transactions"."value_num" IS 'wei; NULL when it does not fit 38 digits';
 
+-- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc20_transfers" (
   "chain_id"             VARCHAR NOT NULL,
   "tx_hash"              VARCHAR NOT NULL,
@@ -441,8 +442,7 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc20_transfers" (
   "token_logo_uri"       VARCHAR,
   "token_erc_type"       VARCHAR,
   "token_price_currency" VARCHAR,
-  "token_price_value"    VARCHAR,
-  PRIMARY KEY ("chain_id", "tx_hash", "transfer_index")
+  "token_price_value"    VARCHAR
 );
 COMMENT ON TABLE "evm_tx_erc20_transfers" IS 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."transfer_index" IS 'position in the list';
@@ -461,6 +461,7 @@ COMMENT ON COLUMN "evm_tx_erc20_transfers"."value_num" IS 'token smallest unit; 
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_currency" IS 'token_price.currencyCode';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_value" IS 'token_price.value, exact decimal text';
 
+-- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc721_transfers" (
   "chain_id"                              VARCHAR NOT NULL,
   "tx_hash"                               VARCHAR NOT NULL,
@@ -494,8 +495,7 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc721_transfers" (
   "token_metadata_properties"             VARCHAR,
   "token_name"                            VARCHAR,
   "token_symbol"                          VARCHAR,
-  "token_owner_address"                   VARCHAR,
-  PRIMARY KEY ("chain_id", "tx_hash", "transfer_index")
+  "token_owner_address"                   VARCHAR
 );
 COMMENT ON TABLE "evm_tx_erc721_transfers" IS 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."transfer_index" IS 'position in the list';
@@ -514,6 +514,7 @@ COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_attributes" IS 'ERC-
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 
+-- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc1155_transfers" (
   "chain_id"                              VARCHAR NOT NULL,
   "tx_hash"                               VARCHAR NOT NULL,
@@ -546,8 +547,7 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc1155_transfers" (
   "token_metadata_background"             VARCHAR,
   "token_metadata_attributes"             VARCHAR,
   "token_metadata_decimals"               INTEGER,
-  "token_metadata_properties"             VARCHAR,
-  PRIMARY KEY ("chain_id", "tx_hash", "transfer_index")
+  "token_metadata_properties"             VARCHAR
 );
 COMMENT ON TABLE "evm_tx_erc1155_transfers" IS 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."transfer_index" IS 'position in the list';
@@ -568,18 +568,19 @@ COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_attributes" IS 'ERC
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 
+-- key: (chain_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "evm_teleporter_messages" (
   "chain_id"              VARCHAR NOT NULL,
   "tx_hash"               VARCHAR NOT NULL,
   "teleporter_message_id" VARCHAR,
   "direction"             VARCHAR,
   "source_chain_id"       VARCHAR,
-  "destination_chain_id"  VARCHAR,
-  PRIMARY KEY ("chain_id", "tx_hash")
+  "destination_chain_id"  VARCHAR
 );
 COMMENT ON TABLE "evm_teleporter_messages" IS 'teleporterMessageInfo of a transaction detail (one per transaction when present).';
 COMMENT ON COLUMN "evm_teleporter_messages"."direction" IS 'as sent';
 
+-- key: (chain_id, address, token_id)
 CREATE TABLE IF NOT EXISTS "evm_nft_tokens" (
   "chain_id"                        VARCHAR NOT NULL,
   "address"                         VARCHAR NOT NULL,
@@ -601,8 +602,7 @@ CREATE TABLE IF NOT EXISTS "evm_nft_tokens" (
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
   "metadata_properties"             VARCHAR,
-  "last_seen_at"                    BIGINT,
-  PRIMARY KEY ("chain_id", "address", "token_id")
+  "last_seen_at"                    BIGINT
 );
 COMMENT ON TABLE "evm_nft_tokens" IS 'NFT token details (Erc721Token shape) of each configured (contract, tokenId); metadata flattened to metadata_*; last_seen_at = snapshot of the run that read it.';
 COMMENT ON COLUMN "evm_nft_tokens"."address" IS 'contract address';
@@ -612,6 +612,7 @@ COMMENT ON COLUMN "evm_nft_tokens"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_nft_tokens"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_nft_tokens"."last_seen_at" IS 'epoch seconds of the run snapshot';
 
+-- key: (network, blockchain_id, tx_hash); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transactions" (
   "network"                               VARCHAR NOT NULL,
   "blockchain_id"                         VARCHAR NOT NULL,
@@ -649,8 +650,7 @@ CREATE TABLE IF NOT EXISTS "pn_transactions" (
   "evm_outputs"                           JSON,
   "asset_created"                         JSON,
   "consumed_utxo_count"                   INTEGER,
-  "emitted_utxo_count"                    INTEGER,
-  PRIMARY KEY ("network", "blockchain_id", "tx_hash")
+  "emitted_utxo_count"                    INTEGER
 );
 COMMENT ON TABLE "pn_transactions" IS 'Primary-network transactions (PrimaryNetworkTransaction). Objects flattened (l1_validator_manager_*, subnet_owner_*, bls_*, blockchain_*); genesis data, X-chain vertices and C-chain evmInputs/evmOutputs/assetCreated as JSON. Lists in child tables: pn_transaction_utxos (consumed/emitted), pn_transaction_amounts (value, burned, staked, L1 balance burned, unlocked, created), pn_l1_validator_details.';
 COMMENT ON COLUMN "pn_transactions"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
@@ -673,6 +673,7 @@ COMMENT ON COLUMN "pn_transactions"."asset_created" IS 'X-chain variant';
 COMMENT ON COLUMN "pn_transactions"."consumed_utxo_count" IS 'rows in pn_transaction_utxos with direction consumed';
 COMMENT ON COLUMN "pn_transactions"."emitted_utxo_count" IS 'rows in pn_transaction_utxos with direction emitted';
 
+-- key: (network, blockchain_id, tx_hash, direction, item_index)
 CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "network"                   VARCHAR NOT NULL,
   "blockchain_id"             VARCHAR NOT NULL,
@@ -712,8 +713,7 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "timestamp"                 BIGINT,
   "group_id"                  INTEGER,
   "payload"                   VARCHAR,
-  "credentials"               JSON,
-  PRIMARY KEY ("network", "blockchain_id", "tx_hash", "direction", "item_index")
+  "credentials"               JSON
 );
 COMMENT ON TABLE "pn_transaction_utxos" IS 'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).';
 COMMENT ON COLUMN "pn_transaction_utxos"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
@@ -740,6 +740,7 @@ COMMENT ON COLUMN "pn_transaction_utxos"."group_id" IS 'X-chain variant';
 COMMENT ON COLUMN "pn_transaction_utxos"."payload" IS 'X-chain variant';
 COMMENT ON COLUMN "pn_transaction_utxos"."credentials" IS 'X-chain variant: list of {signature, publicKey}';
 
+-- key: (network, blockchain_id, tx_hash, kind, item_index); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transaction_amounts" (
   "network"            VARCHAR NOT NULL,
   "blockchain_id"      VARCHAR NOT NULL,
@@ -752,13 +753,13 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_amounts" (
   "asset_symbol"       VARCHAR,
   "asset_denomination" INTEGER,
   "asset_type"         VARCHAR,
-  "amount"             HUGEINT,
-  PRIMARY KEY ("network", "blockchain_id", "tx_hash", "kind", "item_index")
+  "amount"             HUGEINT
 );
 COMMENT ON TABLE "pn_transaction_amounts" IS 'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.';
 COMMENT ON COLUMN "pn_transaction_amounts"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transaction_amounts"."amount" IS 'smallest unit (nAVAX for AVAX)';
 
+-- key: (network, blockchain_id, tx_hash, item_index); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_l1_validator_details" (
   "network"           VARCHAR NOT NULL,
   "blockchain_id"     VARCHAR NOT NULL,
@@ -772,26 +773,26 @@ CREATE TABLE IF NOT EXISTS "pn_l1_validator_details" (
   "weight"            BIGINT,
   "remaining_balance" HUGEINT,
   "balance_change"    HUGEINT,
-  "bls_credentials"   JSON,
-  PRIMARY KEY ("network", "blockchain_id", "tx_hash", "item_index")
+  "bls_credentials"   JSON
 );
 COMMENT ON TABLE "pn_l1_validator_details" IS 'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).';
 COMMENT ON COLUMN "pn_l1_validator_details"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_l1_validator_details"."remaining_balance" IS 'nAVAX';
 COMMENT ON COLUMN "pn_l1_validator_details"."balance_change" IS 'nAVAX';
 
+-- key: (network, blockchain_id, address_set, tx_hash); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_address_transactions" (
   "network"         VARCHAR NOT NULL,
   "blockchain_id"   VARCHAR NOT NULL,
   "tx_hash"         VARCHAR NOT NULL,
   "address_set"     VARCHAR NOT NULL,
-  "block_timestamp" BIGINT,
-  PRIMARY KEY ("network", "blockchain_id", "address_set", "tx_hash")
+  "block_timestamp" BIGINT
 );
 COMMENT ON TABLE "pn_address_transactions" IS 'Which configured address set each primary-network transaction was listed for (link to pn_transactions).';
 COMMENT ON COLUMN "pn_address_transactions"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_address_transactions"."address_set" IS 'sorted configured addresses, comma-joined';
 
+-- key: (network, blockchain_id, utxo_id)
 CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "network"                   VARCHAR NOT NULL,
   "blockchain_id"             VARCHAR NOT NULL,
@@ -829,8 +830,7 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "group_id"                  INTEGER,
   "payload"                   VARCHAR,
   "credentials"               JSON,
-  "last_seen_at"              BIGINT,
-  PRIMARY KEY ("network", "blockchain_id", "utxo_id")
+  "last_seen_at"              BIGINT
 );
 COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); re-read each run and upserted by id, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed it.';
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
@@ -856,6 +856,7 @@ COMMENT ON COLUMN "pn_utxos"."payload" IS 'X-chain variant';
 COMMENT ON COLUMN "pn_utxos"."credentials" IS 'X-chain variant: list of {signature, publicKey}';
 COMMENT ON COLUMN "pn_utxos"."last_seen_at" IS 'epoch seconds of the run snapshot';
 
+-- key: (network, blockchain_id, address_set, snapshot_at, kind, item_index)
 CREATE TABLE IF NOT EXISTS "pn_balances" (
   "network"              VARCHAR NOT NULL,
   "blockchain_id"        VARCHAR NOT NULL,
@@ -871,8 +872,7 @@ CREATE TABLE IF NOT EXISTS "pn_balances" (
   "amount"               HUGEINT,
   "utxo_count"           INTEGER,
   "shared_with_chain_id" VARCHAR,
-  "status"               VARCHAR,
-  PRIMARY KEY ("network", "blockchain_id", "address_set", "snapshot_at", "kind", "item_index")
+  "status"               VARCHAR
 );
 COMMENT ON TABLE "pn_balances" IS 'Balances of each configured address set per chain and snapshot: one row per (balance kind, entry). kind is the Balances key (unlockedUnstaked, unlockedStaked, lockedPlatform, lockedStakeable, lockedStaked, pendingStaked, atomicMemoryUnlocked, atomicMemoryLocked; X-chain locked/unlocked).';
 COMMENT ON COLUMN "pn_balances"."blockchain_id" IS 'chain alias as requested';
@@ -882,6 +882,7 @@ COMMENT ON COLUMN "pn_balances"."amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_balances"."shared_with_chain_id" IS 'atomic memory entries';
 COMMENT ON COLUMN "pn_balances"."status" IS 'atomic memory entries';
 
+-- key: (network, node_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "pn_validators" (
   "network"                  VARCHAR NOT NULL,
   "node_id"                  VARCHAR NOT NULL,
@@ -907,8 +908,7 @@ CREATE TABLE IF NOT EXISTS "pn_validators" (
   "geolocation"              JSON,
   "remove_tx_hash"           VARCHAR,
   "remove_timestamp"         BIGINT,
-  "last_seen_at"             BIGINT,
-  PRIMARY KEY ("network", "node_id", "tx_hash")
+  "last_seen_at"             BIGINT
 );
 COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, current state; re-read each run and upserted by (network, node_id, tx_hash). blsCredentials and rewards flattened; per-status extras (potentialRewards, validatorHealth, geolocation) as JSON. History of validation_status in pn_validator_status_history.';
 COMMENT ON COLUMN "pn_validators"."tx_hash" IS 'staking tx; empty string when absent (part of the key)';
@@ -922,6 +922,7 @@ COMMENT ON COLUMN "pn_validators"."reward_addresses" IS 'rewards.rewardAddresses
 COMMENT ON COLUMN "pn_validators"."reward_tx_hash" IS 'rewards.rewardTxHash';
 COMMENT ON COLUMN "pn_validators"."last_seen_at" IS 'epoch seconds of the run snapshot';
 
+-- key: (network, node_id, tx_hash, valid_from)
 CREATE TABLE IF NOT EXISTS "pn_validator_status_history" (
   "network"           VARCHAR NOT NULL,
   "node_id"           VARCHAR NOT NULL,
@@ -929,13 +930,13 @@ CREATE TABLE IF NOT EXISTS "pn_validator_status_history" (
   "valid_from"        BIGINT NOT NULL,
   "valid_to"          BIGINT,
   "validation_status" VARCHAR,
-  "subnet_id"         VARCHAR,
-  PRIMARY KEY ("network", "node_id", "tx_hash", "valid_from")
+  "subnet_id"         VARCHAR
 );
 COMMENT ON TABLE "pn_validator_status_history" IS 'SCD2 history of validation_status per validation: a row per status period; valid_from = snapshot that first saw it, valid_to = snapshot that saw it change (NULL = current).';
 COMMENT ON COLUMN "pn_validator_status_history"."valid_from" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_validator_status_history"."valid_to" IS 'epoch seconds; NULL while current';
 
+-- key: (network, tx_hash, utxo_id)
 CREATE TABLE IF NOT EXISTS "pn_rewards" (
   "network"                          VARCHAR NOT NULL,
   "tx_hash"                          VARCHAR NOT NULL,
@@ -955,8 +956,7 @@ CREATE TABLE IF NOT EXISTS "pn_rewards" (
   "reward_amount"                    HUGEINT,
   "reward_historical_price_currency" VARCHAR,
   "reward_historical_price_value"    VARCHAR,
-  "reward_tx_hash"                   VARCHAR,
-  PRIMARY KEY ("network", "tx_hash", "utxo_id")
+  "reward_tx_hash"                   VARCHAR
 );
 COMMENT ON TABLE "pn_rewards" IS 'Historical staking rewards (HistoricalReward); reward (RewardAmount) flattened to reward_* with its historicalPrice as reward_historical_price_*.';
 COMMENT ON COLUMN "pn_rewards"."tx_hash" IS 'staking tx';
@@ -968,6 +968,7 @@ COMMENT ON COLUMN "pn_rewards"."reward_amount" IS 'smallest unit (nAVAX for AVAX
 COMMENT ON COLUMN "pn_rewards"."reward_historical_price_currency" IS 'reward_historical_price.currencyCode';
 COMMENT ON COLUMN "pn_rewards"."reward_historical_price_value" IS 'reward_historical_price.value, exact decimal text';
 
+-- key: (network, tx_hash, reward_type, snapshot_at)
 CREATE TABLE IF NOT EXISTS "pn_pending_rewards" (
   "network"                             VARCHAR NOT NULL,
   "tx_hash"                             VARCHAR NOT NULL,
@@ -984,8 +985,7 @@ CREATE TABLE IF NOT EXISTS "pn_pending_rewards" (
   "estimated_reward_asset_symbol"       VARCHAR,
   "estimated_reward_asset_denomination" INTEGER,
   "estimated_reward_asset_type"         VARCHAR,
-  "estimated_reward_amount"             HUGEINT,
-  PRIMARY KEY ("network", "tx_hash", "reward_type", "snapshot_at")
+  "estimated_reward_amount"             HUGEINT
 );
 COMMENT ON TABLE "pn_pending_rewards" IS 'Pending staking rewards (PendingReward) per snapshot; estimatedReward flattened to estimated_reward_*.';
 COMMENT ON COLUMN "pn_pending_rewards"."tx_hash" IS 'staking tx';
@@ -994,6 +994,7 @@ COMMENT ON COLUMN "pn_pending_rewards"."snapshot_at" IS 'epoch seconds of the ru
 COMMENT ON COLUMN "pn_pending_rewards"."amount_staked" IS 'nAVAX';
 COMMENT ON COLUMN "pn_pending_rewards"."estimated_reward_amount" IS 'smallest unit (nAVAX for AVAX)';
 
+-- key: (network, blockchain_id, vertex_hash)
 CREATE TABLE IF NOT EXISTS "pn_vertices" (
   "network"           VARCHAR NOT NULL,
   "blockchain_id"     VARCHAR NOT NULL,
@@ -1004,22 +1005,21 @@ CREATE TABLE IF NOT EXISTS "pn_vertices" (
   "vertex_timestamp"  BIGINT,
   "tx_count"          INTEGER,
   "transactions"      VARCHAR[],
-  "vertex_size_bytes" INTEGER,
-  PRIMARY KEY ("network", "blockchain_id", "vertex_hash")
+  "vertex_size_bytes" INTEGER
 );
 COMMENT ON TABLE "pn_vertices" IS 'X-chain vertices (Vertex), latest first; parentHashes and transactions as LIST columns.';
 COMMENT ON COLUMN "pn_vertices"."blockchain_id" IS 'x-chain';
 COMMENT ON COLUMN "pn_vertices"."vertex_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_vertices"."transactions" IS 'tx ids';
 
+-- key: (chain_id, contract_address, threshold, snapshot_at, address)
 CREATE TABLE IF NOT EXISTS "metrics_holders" (
   "chain_id"         VARCHAR NOT NULL,
   "contract_address" VARCHAR NOT NULL,
   "threshold"        VARCHAR NOT NULL,
   "snapshot_at"      BIGINT NOT NULL,
   "address"          VARCHAR NOT NULL,
-  "sort_key"         BIGINT,
-  PRIMARY KEY ("chain_id", "contract_address", "threshold", "snapshot_at", "address")
+  "sort_key"         BIGINT
 );
 COMMENT ON TABLE "metrics_holders" IS 'Holders of each configured contract above the chain holderThreshold (Holder entry), per snapshot.';
 COMMENT ON COLUMN "metrics_holders"."threshold" IS 'minimum balance, decimal text as requested';

@@ -68,5 +68,6 @@ export const evmTransactionsTable: TableDef = {
   columns: nativeTransactionColumns,
   primaryKey: ['chain_id', 'tx_hash'],
   merge: 'upsert',
+  pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 };

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableByName } from '../../activities/streams/catalog.ts';
+import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import type { Row, TableDef } from '../../activities/warehouse/tableDef.ts';
+import { keyUniquenessFinding } from '../../activities/verify/keyUniqueness.ts';
+
+/**
+ * Stream tables keep their key without an index: each commit deletes the batch's keys and inserts the
+ * batch. A key sent again replaces its row (with or without the prune column), and a warehouse made
+ * by an earlier version, with PRIMARY KEY constraints, still merges with DuckDB's upsert.
+ */
+
+const txs = tableByName('evm_transactions')!;
+const tx = (hash: string, block: bigint | null, status = 'success'): Row => ({ chain_id: '43114', tx_hash: hash, block_number: block, tx_status: status });
+let seq = 0;
+const commit = (wh: Warehouse, def: TableDef, rows: Row[]) =>
+  wh.commitBatch([{ table: def, rows: rowsToArrow(def, rows) }], { partitionId: 'p', stream: 'evm.transactions', pageToken: null, cursor: {}, rows: ++seq, pages: seq, complete: false });
+const stored = async (wh: Warehouse) => (await wh.query('SELECT tx_hash, block_number, tx_status FROM evm_transactions ORDER BY tx_hash')).map((r) => `${r.tx_hash}@${r.block_number}:${r.tx_status}`);
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'glacier-merge-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('keyed merge without an index', () => {
+  it('replaces a key sent again, also when its prune column is NULL, and never duplicates it', async () => {
+    expect(txs.pruneBy).toBe('block_number');
+    const wh = await openWarehouse(join(dir, 'new.duckdb'));
+    try {
+      await commit(wh, txs, [tx('0xa', 1n, 'pending'), tx('0xb', 2n), tx('0xn', null, 'first')]);
+      await commit(wh, txs, [tx('0xa', 1n), tx('0xc', 3n)]);
+      await commit(wh, txs, [tx('0xn', null, 'second'), tx('0xb', 2n, 'again')]);
+      expect(await stored(wh)).toEqual(['0xa@1:success', '0xb@2:again', '0xc@3:success', '0xn@null:second']);
+      expect(await keyUniquenessFinding(wh, [txs])).toMatchObject({ ok: true });
+      // A row written past the merge (by hand) is what verify reports.
+      await wh.withWriter((w) => w.run("INSERT INTO evm_transactions (chain_id, tx_hash, block_number) VALUES ('43114', '0xa', 1)"));
+      expect(await keyUniquenessFinding(wh, [txs, tableByName('evm_blocks')!])).toEqual({ check: 'tables: every key is stored once', ok: false, detail: 'repeated keys in evm_transactions (1 rows)' });
+    } finally {
+      await wh.close();
+    }
+  });
+
+  it('a warehouse with PRIMARY KEY constraints (earlier versions) keeps merging with DuckDB upserts', async () => {
+    const path = join(dir, 'old.duckdb');
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    const cols = txs.columns.map((c) => `"${c.name}" ${c.type}`).join(', ');
+    await connection.run(`CREATE TABLE evm_transactions (${cols}, PRIMARY KEY (chain_id, tx_hash))`);
+    connection.closeSync();
+    instance.closeSync();
+    const wh = await openWarehouse(path);
+    try {
+      await commit(wh, txs, [tx('0xa', 1n, 'pending'), tx('0xb', 2n)]);
+      await commit(wh, txs, [tx('0xa', 1n)]);
+      expect(await stored(wh)).toEqual(['0xa@1:success', '0xb@2:success']);
+      expect(await wh.query("SELECT 1 FROM duckdb_constraints() WHERE table_name = 'evm_transactions' AND constraint_type = 'PRIMARY KEY'")).toHaveLength(1);
+    } finally {
+      await wh.close();
+    }
+  });
+});

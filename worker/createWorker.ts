@@ -1,5 +1,5 @@
 import { NativeConnection, Worker, Runtime, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
-import { workflowsPath } from './workflowsPath.ts';
+import { ensureWorkflowBundle } from './workflowBundle.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 let runtimeInstalled = false;
@@ -34,7 +34,7 @@ export interface CreateWorkerOptions {
   namespace?: string;
   taskQueue: string;
   activities: object;
-  /** Pre-built workflow bundle (tests build it once per run); otherwise bundled from source. */
+  /** Pre-built workflow bundle (tests build it once per run); otherwise the cached one (worker/workflowBundle.ts). */
   workflowBundlePath?: string;
   maxConcurrentActivityTaskExecutions?: number;
   extra?: Partial<WorkerOptions>;
@@ -49,7 +49,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<{ work
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     activities: options.activities,
-    ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath }),
+    workflowBundle: { codePath: options.workflowBundlePath ?? (await ensureWorkflowBundle()) },
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions ?? 16,
     ...options.extra,
   });

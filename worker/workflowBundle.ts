@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { workflowsPath } from './workflowsPath.ts';
+
+/**
+ * The workflow bundle, built once per version of the code into the per-user cache
+ * (~/.cache/glacier-etl/workflow-bundles/<hash>.js) by a short-lived child process. A worker that
+ * bundled on start-up would carry webpack's peak memory for its whole life and pay seconds per start.
+ */
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** Directories whose sources can reach the bundle (workflows import types and names from the others). */
+const SOURCE_DIRS = ['workflows', 'activities', 'worker'];
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(join(ROOT, dir));
+  const sdk = JSON.parse(readFileSync(join(ROOT, 'node_modules/@temporalio/workflow/package.json'), 'utf8')) as { version: string };
+  return hash.update(sdk.version).digest('hex').slice(0, 16);
+}
+
+export function bundleCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'glacier-etl', 'workflow-bundles');
+}
+
+/** Path of the bundle for the current sources, building it first when the cache has none. */
+export async function ensureWorkflowBundle(): Promise<string> {
+  const dir = bundleCacheDir();
+  const path = join(dir, `${sourceHash()}.js`);
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const script = fileURLToPath(new URL('./workflowBundle.ts', import.meta.url));
+  // tsx resolved from this package, so the child works from any working directory.
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, path], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0 || !existsSync(path)) throw new Error(`building the workflow bundle failed (exit ${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`);
+  return path;
+}
+
+/** Child process: bundle the workflows and write the file atomically (concurrent builders race harmlessly). */
+async function buildInto(path: string): Promise<void> {
+  const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const noop = () => undefined;
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: { trace: noop, debug: noop, info: noop, warn: noop, error: console.error, log: noop } });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, code);
+  renameSync(tmp, path);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildInto(process.argv[2]);
+}

@@ -6,6 +6,7 @@ import { classifyHttpFailure, classifyTransportFailure } from './classifyFailure
 import type { Endpoint, ListEndpoint, ListResponse, PageParams, Service } from './endpoint.ts';
 import { endpoints } from './endpoints/index.ts';
 import { InvalidPageTokenError, NonRetryableApiError, RetryableApiError, type RequestLabel } from './errors.ts';
+import { parseJsonLossless } from './losslessJson.ts';
 import { paginate, type Page } from './paginate.ts';
 import { parseQuotaHeaders } from './quotaHeaders.ts';
 import { METRICS_BUDGET, TIER_BUDGETS, budgetFor, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
@@ -174,7 +175,8 @@ export function createDataApiClient(options: DataApiClientOptions) {
     }
     let decoded: unknown;
     try {
-      decoded = JSON.parse(text);
+      // Lossless: an integer beyond 2^53 sent as a bare number arrives as its exact text, not rounded.
+      decoded = parseJsonLossless(text);
     } catch {
       throw new RetryableApiError(label, 'bad-body', `unparseable JSON body (${raw.byteLength} bytes)`, { status: response.status });
     }

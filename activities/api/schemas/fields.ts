@@ -14,8 +14,19 @@ export const decimal = z.union([
   z.number().transform((n) => (Number.isSafeInteger(n) ? BigInt(n).toString() : String(n))),
 ]);
 
-/** An integer (timestamps, indexes, counts). X-chain shapes sometimes send these as numeric strings. */
-export const integer = z.union([z.number(), z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number)]);
+/**
+ * An integer (timestamps, indexes, counts). X-chain shapes sometimes send these as numeric strings.
+ * One beyond ±(2^53-1) — quoted by the API, or a bare number the lossless parse kept as text — is
+ * rejected rather than rounded into a JS number.
+ */
+export const integer = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+$/, 'expected an integer')
+    .transform(Number)
+    .refine(Number.isSafeInteger, 'integer beyond ±(2^53-1): a JS number would round it'),
+]);
 
 /** A floating point number (percentages, progress). */
 export const number = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, 'expected a number').transform(Number)]);

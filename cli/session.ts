@@ -7,6 +7,7 @@ import { temporalStateDir } from '../worker/paths.ts';
 import { createLogger, type Logger } from '../worker/logger.ts';
 import { buildRuntime, type Runtime } from '../worker/runtime.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
+import { startHeapBudget } from '../worker/heapBudget.ts';
 
 /** A Temporal client, plus (embedded mode) the dev server and worker this process started. */
 export interface Session {
@@ -32,10 +33,12 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
   let workerRun: Promise<void> | undefined;
   let runtime: Runtime | undefined;
   let closeWorkerConnection: (() => Promise<void>) | undefined;
+  let stopHeapBudget: (() => void) | undefined;
   let address = config.temporalAddress;
   if (!address) {
     server = await new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
     address = server.address;
+    stopHeapBudget = startHeapBudget(config.worker.heapBudgetMb, logger);
     runtime = await buildRuntime(config, logger);
     const created = await createWorker({
       address,
@@ -64,6 +67,7 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
       await workerRun?.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
       await closeWorkerConnection?.();
       await runtime?.close();
+      stopHeapBudget?.();
       await server?.stop();
     },
   };

@@ -82,11 +82,17 @@ export const configSchema = z.strictObject({
     .prefault({}),
   warehouse: z
     .strictObject({
-      /** DuckDB's buffer limit, as DuckDB spells sizes ('128MB', '1GB'); past it, merges and exports spill to disk. */
+      /** DuckDB's buffer limit, as DuckDB spells sizes ('64MB', '1GB'); past it, merges and exports spill to disk. */
       memoryLimit: z
         .string()
-        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as '128MB' or '1GB'")
-        .default('128MB'),
+        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as '64MB' or '1GB'")
+        .default('64MB'),
+    })
+    .prefault({}),
+  worker: z
+    .strictObject({
+      /** JS heap (MB) past which the worker process runs a full garbage collection; 0 leaves V8 to itself. */
+      heapBudgetMb: z.number().int().min(0).default(96),
     })
     .prefault({}),
   /** Partitions synced at once (child workflows in flight). */

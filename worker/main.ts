@@ -4,6 +4,7 @@ import { DevServer } from './devServer.ts';
 import { createLogger } from './logger.ts';
 import { temporalStateDir } from './paths.ts';
 import { buildRuntime } from './runtime.ts';
+import { startHeapBudget } from './heapBudget.ts';
 import type { ResolvedConfig } from './config.ts';
 
 /**
@@ -19,6 +20,7 @@ export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
     address = server.address;
     logger.info({ address, ui: server.uiUrl }, 'embedded temporal dev server started');
   }
+  const stopHeapBudget = startHeapBudget(config.worker.heapBudgetMb, logger);
   const runtime = await buildRuntime(config, logger);
   const { worker, connection } = await createWorker({
     address,
@@ -34,6 +36,7 @@ export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
   try {
     await worker.run();
   } finally {
+    stopHeapBudget();
     await connection.close();
     await runtime.close();
     await server?.stop();

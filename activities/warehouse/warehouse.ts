@@ -61,7 +61,7 @@ export interface OpenOptions {
 }
 
 /** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
-export const DEFAULT_MEMORY_LIMIT = '128MB';
+export const DEFAULT_MEMORY_LIMIT = '64MB';
 
 const CHUNK_ROWS = 2048;
 

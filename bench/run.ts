@@ -6,10 +6,10 @@
  * Knobs (environment):
  *   BENCH_PARTITIONS=6        partitions in flight (ceiling, direct, pipeline, quota, memory)
  *   BENCH_PAGES_PER_BATCH=20  maxPagesPerBatch of the pipeline and the direct loop
- *   BENCH_BLOCKS=2000         EVM blocks of the throughput world (BENCH_PN_TXS=1000 per primary chain)
+ *   BENCH_BLOCKS=10000        EVM blocks of the throughput world (BENCH_PN_TXS=5000 per primary chain)
  *   BENCH_STREAMS=a,b         streams of the throughput runs (default: 4 EVM + pn.transactions + pn.vertices)
  *   BENCH_QUOTA_SECONDS=120   measured quota time (whole windows), BENCH_QUOTA_WINDOW_MS=60000
- *   BENCH_MEMORY_ROWS=15000   rows of the smaller memory run (the larger is twice that); 2000000 for the issue's size
+ *   BENCH_MEMORY_ROWS=2000000 rows of the smaller memory run (the larger is twice that); 15000 for a quick look
  *   BENCH_SKIP_QUOTA=1, BENCH_SKIP_MEMORY=1
  */
 import { BENCH_SIZE, benchConfig, envNumber, fmt, startBenchSimulator, tempDir, UNLIMITED } from './benchWorld.ts';

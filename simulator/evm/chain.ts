@@ -1,5 +1,5 @@
 import { cb58Encode } from '../world/ids.ts';
-import { bytesHash, fmix32, hash32, hex32Into, hexBytes, intIn, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
+import { bytesHash, fmix32, hash3, hash32, hex32Into, hexBytes, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
 import type { WorldSize } from '../world/size.ts';
 
 /** Hash domains, so different kinds of value never share hash inputs. */
@@ -45,8 +45,8 @@ export interface TxLocation {
 /** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
 const TIP_TIME = 1_763_000_000;
 const HASH_CACHE = 4096;
-/** "0x" + 64 hex digits: txHash writes its digits here. */
-const TX_HASH_SCRATCH = Buffer.from('0x' + '0'.repeat(64), 'latin1');
+/** "0x" + 64 hex digits: txHash and blockHash spell their digits here. */
+const HASH_SCRATCH = Buffer.alloc(66);
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
@@ -86,8 +86,9 @@ export class EvmChain {
     return this.height() - 1;
   }
 
-  private pairA(k: number): number {
-    return intIn(0, this.m, this.domain, K.pair, k);
+  /** Transactions in the first block of pair k (blocks 2k+1 and 2k+2). */
+  pairA(k: number): number {
+    return Math.floor((hash3(this.domain, K.pair, k) / 4294967296) * (this.m + 1));
   }
 
   txCount(b: number): number {
@@ -117,7 +118,7 @@ export class EvmChain {
   }
 
   timestamp(b: number): number {
-    return this.t0 + 2 * b + (hash32(this.domain, K.ts, b) & 1);
+    return this.t0 + 2 * b + (hash3(this.domain, K.ts, b) & 1);
   }
 
   blockHash(b: number): string {
@@ -125,10 +126,19 @@ export class EvmChain {
     // Direct-mapped cache: a page touches each block's hash several times (own, parent, its txs).
     const slot = b & (HASH_CACHE - 1);
     if (this.hashCacheKey[slot] === b) return this.hashCache[slot];
-    const h = '0x' + hexBytes(32, this.domain, K.blockHash, b);
+    // A miss (address walks touch a new block per tx) spells the digits into a scratch buffer.
+    this.writeBlockHash(HASH_SCRATCH, 0, b);
+    const h = HASH_SCRATCH.toString('latin1', 0, 66);
     this.hashCacheKey[slot] = b;
     this.hashCache[slot] = h;
     return h;
+  }
+
+  /** Writes blockHash(b) ("0x" + 64 hex digits, b >= 0) into buf at pos; returns the end. */
+  writeBlockHash(buf: Uint8Array, pos: number, b: number): number {
+    buf[pos] = 48; // 0
+    buf[pos + 1] = 120; // x
+    return randomHexInto(buf, pos + 2, hash3(this.domain, K.blockHash, b), 8);
   }
 
   /** First block whose timestamp is >= ts (clamped to [0, height]). */
@@ -146,14 +156,20 @@ export class EvmChain {
    */
   txHash(g: number): string {
     // Spelled into a scratch buffer and read back as one flat string (a hot path: every listed tx).
-    const buf = TX_HASH_SCRATCH;
-    randomHexInto(buf, 2, hash32(this.domain, K.txHash, g), 6);
-    const m = bytesHash(buf, 2, 50);
+    this.writeTxHash(HASH_SCRATCH, 0, g);
+    return HASH_SCRATCH.toString('latin1', 0, 66);
+  }
+
+  /** Writes txHash(g) ("0x" + 64 hex digits) into buf at pos; returns the end. */
+  writeTxHash(buf: Uint8Array, pos: number, g: number): number {
+    buf[pos] = 48; // 0
+    buf[pos + 1] = 120; // x
+    randomHexInto(buf, pos + 2, hash3(this.domain, K.txHash, g), 6);
+    const m = bytesHash(buf, pos + 2, pos + 50);
     const hi = Math.floor(g / 4294967296);
     const lo = g >>> 0;
-    hex32Into(buf, 50, (hi ^ fmix32((m ^ 1) >>> 0)) >>> 0);
-    hex32Into(buf, 58, (lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
-    return buf.toString('latin1', 0, 66);
+    hex32Into(buf, pos + 50, (hi ^ fmix32((m ^ 1) >>> 0)) >>> 0);
+    return hex32Into(buf, pos + 58, (lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
   }
 
   /** Global tx index of a hash of this chain, or null (also null for txs beyond the tip). */

@@ -1,4 +1,5 @@
-import { hash32, hexBytes, intIn, unit } from '../world/hash.ts';
+import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { hash3, hash32, hash4, hexBytes, intIn, intIn4, unit } from '../world/hash.ts';
 import { K } from './chain.ts';
 import type { EvmChainModel } from './chainModel.ts';
 
@@ -11,6 +12,21 @@ const TRANSFER_METHOD_JSON = JSON.stringify(TRANSFER_METHOD);
 const SAFE_TRANSFER_METHOD_JSON = JSON.stringify(SAFE_TRANSFER_METHOD);
 const NATIVE_METHOD_JSON = JSON.stringify(NATIVE_METHOD);
 const CREATION_METHOD_JSON = JSON.stringify(CREATION_METHOD);
+const METHOD_BYTES = {
+  native: asciiBytes(NATIVE_METHOD_JSON), creation: asciiBytes(CREATION_METHOD_JSON),
+  transfer: asciiBytes(TRANSFER_METHOD_JSON), safeTransfer: asciiBytes(SAFE_TRANSFER_METHOD_JSON),
+};
+/** Fixed fragments of nativeText, in field order. */
+const F = {
+  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"'),
+  blockIndex: asciiBytes(',"blockIndex":'), txHash: asciiBytes(',"txHash":"'), txStatus0: asciiBytes('","txStatus":"0","txType":'),
+  txStatus1: asciiBytes('","txStatus":"1","txType":'), gasLimit: asciiBytes(',"gasLimit":"'), gasUsed: asciiBytes('","gasUsed":"'),
+  gasPrice: asciiBytes('","gasPrice":"'), nonce: asciiBytes('","nonce":"'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'),
+  method: asciiBytes(',"method":'), value: asciiBytes(',"value":"'), end: asciiBytes('"}'),
+};
+/** Scratch of nativeText (one item at a time; read back as a flat string before the next). */
+const NATIVE_SCRATCH = new AsciiWriter();
+
 /** Failure candidates are every 20th tx (5%); only native transfers among them fail. */
 export const FAIL_MODULUS = 20;
 
@@ -27,10 +43,16 @@ export class TxModel {
   private readonly failResidue: number;
   /** JSON text of addressInfo(slot) for every pool slot (the pool is small and fixed). */
   private readonly addressInfoJson: string[];
+  /** Bytes of addressInfoJson, for the nativeText writer. */
+  private readonly addressInfoBytes: Uint8Array[];
+  /** '","chainId":<id>' of this chain, as bytes. */
+  private readonly chainIdBytes: Uint8Array;
 
   constructor(private readonly model: EvmChainModel) {
     this.failResidue = hash32(model.chain.domain, K.fail) % FAIL_MODULUS;
     this.addressInfoJson = Array.from({ length: model.pool.P }, (_, slot) => JSON.stringify(this.addressInfo(slot)));
+    this.addressInfoBytes = this.addressInfoJson.map(asciiBytes);
+    this.chainIdBytes = asciiBytes(`","chainId":${model.chain.chainIdJson}`);
   }
 
   isFailed(g: number): boolean {
@@ -81,7 +103,7 @@ export class TxModel {
   }
 
   baseFee(block: number): number {
-    return 25 * GWEI + (hash32(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
+    return 25 * GWEI + (hash3(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
   }
 
   /**
@@ -89,6 +111,75 @@ export class TxModel {
    * digits or hex, and the nested objects are precomputed per pool slot / method.
    */
   nativeText(g: number): string {
+    const w = NATIVE_SCRATCH.reset();
+    this.writeNative(w, g);
+    return w.text();
+  }
+
+  /**
+   * Spells nativeText(g) into w, field by field (the same bytes as the template below, which
+   * documents them): digits and hex go straight into the buffer, with no intermediate strings.
+   */
+  writeNative(w: AsciiWriter, g: number): void {
+    const { chain, pool } = this.model;
+    const d = chain.domain;
+    // chain.locate(g), without the object.
+    const k = Math.floor(g / chain.m);
+    const r = g - k * chain.m;
+    const a = chain.pairA(k);
+    const block = r < a ? 2 * k + 1 : 2 * k + 2;
+    const index = r < a ? r : r - a;
+    const toSlot = pool.toSlot(g);
+    const t = toSlot >= pool.E ? toSlot - pool.E : -1;
+    const call = t >= 0;
+    w.bytes(F.blockNumber);
+    w.uint(block);
+    w.bytes(F.blockTimestamp);
+    w.uint(chain.timestamp(block));
+    w.bytes(F.blockHash);
+    w.ensure(66);
+    w.pos = chain.writeBlockHash(w.buf, w.pos, block);
+    w.bytes(this.chainIdBytes);
+    w.bytes(F.blockIndex);
+    w.uint(index);
+    w.bytes(F.txHash);
+    w.ensure(66);
+    w.pos = chain.writeTxHash(w.buf, w.pos, g);
+    const failed = g % FAIL_MODULUS === this.failResidue && !call;
+    w.bytes(failed ? F.txStatus0 : F.txStatus1);
+    w.byte(hash3(d, K.txType, g) % 10 === 0 ? 48 : 50);
+    // this.gas(g, block), without the object.
+    const gasLimit = call ? intIn4(60_000, 300_000, d, K.gas, g, 1) : 21_000;
+    const gasUsed = call ? Math.floor((gasLimit * intIn4(60, 95, d, K.gas, g, 2)) / 100) : 21_000;
+    const gasPrice = this.baseFee(block) + intIn4(0, 3, d, K.gas, g, 3) * GWEI;
+    w.bytes(F.gasLimit);
+    w.uint(gasLimit);
+    w.bytes(F.gasUsed);
+    w.uint(gasUsed);
+    w.bytes(F.gasPrice);
+    w.uint(gasPrice);
+    w.bytes(F.nonce);
+    w.uint(Math.floor(g / pool.E));
+    w.bytes(F.from);
+    w.bytes(this.addressInfoBytes[pool.fromSlot(g)]);
+    w.bytes(F.to);
+    w.bytes(this.addressInfoBytes[toSlot]);
+    w.bytes(F.method);
+    // A contract's first call is its creation (its transfers are the initial mints).
+    w.bytes(!call ? METHOD_BYTES.native : g < pool.P ? METHOD_BYTES.creation : this.model.tokens[t].ercType === 'ERC-20' ? METHOD_BYTES.transfer : METHOD_BYTES.safeTransfer);
+    w.bytes(F.value);
+    // this.nativeValue(g)
+    if (call) w.byte(48);
+    else if (hash4(d, K.value, g, 9) / 4294967296 < 0.01) w.ascii(this.nativeValue(g));
+    else {
+      w.uint(intIn4(1, 50_000, d, K.value, g, 11));
+      w.u32Padded(hash4(d, K.value, g, 12), 14);
+    }
+    w.bytes(F.end);
+  }
+
+  /** nativeText as a template (the reference spelling of writeNative; tests compare them). */
+  nativeTemplate(g: number): string {
     const { chain, pool } = this.model;
     const { block, index } = chain.locate(g);
     const t = this.model.calledToken(g);

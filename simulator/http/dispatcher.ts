@@ -3,7 +3,7 @@ import { ApiError, badRequest } from './apiError.ts';
 import { API_KEY_HEADER } from './auth.ts';
 import type { Authenticator, Client } from './auth.ts';
 import type { FaultInjector, FaultPlan } from './faults.ts';
-import { parsedItem, serializeBody } from './jsonText.ts';
+import { parsedItem, serializeBody, serializeBodyBytes } from './jsonText.ts';
 import { TokenPageHelper, TruthPageHelper } from './pageHelpers.ts';
 import { bindingOf } from './pageToken.ts';
 import type { PageTokenCodec } from './pageToken.ts';
@@ -113,33 +113,26 @@ export class Dispatcher {
   }
 
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, plan: FaultPlan | undefined): void {
+    if (!plan?.reset && !plan?.truncate) {
+      // The usual case: the body is built into one Buffer from its parts (list items are never
+      // joined into one string), and its length is the Buffer's.
+      const buf = serializeBodyBytes(body);
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(buf.length);
+      res.writeHead(status, headers);
+      res.end(buf);
+      return;
+    }
     const json = serializeBody(body);
-    if (plan?.reset) {
+    if (plan.reset) {
       // Headers and part of the body go out, then the connection dies mid-response.
       res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
       res.write(json.slice(0, Math.floor(json.length / 2)), () => res.destroy());
       return;
     }
-    if (plan?.truncate) {
-      // A complete HTTP response whose JSON is cut in half: chunked, so the framing is valid.
-      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
-      res.end(json.slice(0, Math.floor(json.length / 2)));
-      return;
-    }
-    headers['content-type'] = 'application/json';
-    const length = Buffer.byteLength(json);
-    if (length === json.length) {
-      // Pure ASCII (the usual case): latin1 is the same bytes and a plain copy, and Node sends the
-      // header block and the string as one write.
-      headers['content-length'] = String(length);
-      res.writeHead(status, headers);
-      res.end(json, 'latin1');
-      return;
-    }
-    const buf = Buffer.from(json, 'utf8');
-    headers['content-length'] = String(buf.length);
-    res.writeHead(status, headers);
-    res.end(buf);
+    // A complete HTTP response whose JSON is cut in half: chunked, so the framing is valid.
+    res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+    res.end(json.slice(0, Math.floor(json.length / 2)));
   }
 }
 

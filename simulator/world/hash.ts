@@ -30,6 +30,34 @@ function hashParts(parts: number[]): number {
   return fmix32((h ^ parts.length) >>> 0);
 }
 
+/** hash32(a, b, c) without the rest array (hot paths). */
+export function hash3(a: number, b: number, c: number): number {
+  let h = mixPart(0x9e3779b9, a);
+  h = mixPart(h, b);
+  h = mixPart(h, c);
+  return fmix32((h ^ 3) >>> 0);
+}
+
+/** hash32(a, b, c, d) without the rest array (hot paths). */
+export function hash4(a: number, b: number, c: number, d: number): number {
+  let h = mixPart(0x9e3779b9, a);
+  h = mixPart(h, b);
+  h = mixPart(h, c);
+  h = mixPart(h, d);
+  return fmix32((h ^ 4) >>> 0);
+}
+
+/** One part of hashParts: its low word, and its high word when it has one. */
+function mixPart(h: number, p: number): number {
+  h = mixIn(h, p >>> 0);
+  return p >= 4294967296 ? mixIn(h, Math.floor(p / 4294967296) >>> 0) : h;
+}
+
+/** intIn(lo, hi, a, b, c, d) without the rest array (hot paths). */
+export function intIn4(lo: number, hi: number, a: number, b: number, c: number, d: number): number {
+  return lo + Math.floor((hash4(a, b, c, d) / 4294967296) * (hi - lo + 1));
+}
+
 function mixIn(h: number, k: number): number {
   k = Math.imul(k, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);

@@ -34,6 +34,9 @@ export interface ExportResult {
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
 
+/** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit). */
+export const EXPORT_MEMORY_LIMIT = '256MB';
+
 function segment(value: unknown): string {
   if (value === null || value === undefined) return NULL_SEGMENT;
   const encoded = encodeURIComponent(String(value)).replace(/\./g, '%2E');
@@ -142,6 +145,9 @@ export async function exportParquet(warehouse: Warehouse, outDir: string, option
   mkdirSync(tmpDir, { recursive: true });
   const conn = await warehouse.connect();
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0 };
+  // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
+  // to disk, so the export runs with a larger buffer and restores the limit afterwards.
+  await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
   try {
     // One read transaction: every partition is cut from the same committed snapshot.
     await conn.run('BEGIN TRANSACTION');
@@ -172,6 +178,7 @@ export async function exportParquet(warehouse: Warehouse, outDir: string, option
       }
     });
   } finally {
+    await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
     conn.closeSync();
     rmSync(tmpDir, { recursive: true, force: true });
   }

@@ -91,12 +91,20 @@ export class Warehouse {
     private readonly reader: DuckDBConnection,
     /** Tables created with a PRIMARY KEY constraint by an earlier version (merged with DuckDB's upsert). */
     private readonly constrained: ReadonlySet<string>,
-    options: OpenOptions,
+    private readonly options: OpenOptions,
   ) {
     this.faultHook = options.faultHook;
   }
 
+  /** DuckDB's buffer limit for syncing (exports raise it while they run). */
+  get memoryLimit(): string {
+    return this.options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  }
+
   static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
+    if (options.memoryLimit !== undefined && !/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(options.memoryLimit)) {
+      throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
+    }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const instance = await DuckDBInstance.create(path, { memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT });
     const writer = await instance.connect();

@@ -1,13 +1,116 @@
+import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { intIn4 } from '../world/hash.ts';
+import type { EvmChain } from './chain.ts';
+import { K } from './chain.ts';
 import type { EvmChainModel } from './chainModel.ts';
 import type { TxModel } from './transactions.ts';
 
 const GAS_LIMIT = '15000000';
+const GWEI = 1_000_000_000;
+
+/** Fixed fragments of blockJsonText, in field order. */
+const F = {
+  blockNumber: asciiBytes(',"blockNumber":"'), blockHash: asciiBytes('","blockHash":"'), baseFee: asciiBytes('","baseFee":"'),
+  gasUsed: asciiBytes('","gasUsed":"'), parentHash: asciiBytes(`","gasLimit":"${GAS_LIMIT}","gasCost":"0","parentHash":"`),
+  feesSpent: asciiBytes('","feesSpent":"'), cumulative: asciiBytes('","cumulativeTransactions":"'),
+  blockTimestamp: asciiBytes('","blockTimestamp":'), txCount: asciiBytes(',"txCount":'),
+  zeroHash: asciiBytes('0x' + '0'.repeat(64)),
+};
+/** '{"chainId":<id>' of each chain, as bytes. */
+const CHAIN_ID_BYTES = new WeakMap<EvmChain, Uint8Array>();
+/** Scratch of blockJsonText (one item at a time; read back as a flat string before the next). */
+const BLOCK_SCRATCH = new AsciiWriter();
 
 /**
  * Block of the interface, as JSON text (the list hot path); gas and fees are the sums over its
  * transactions. Every string field is digits or hex, so none needs escaping.
  */
 export function blockJsonText(model: EvmChainModel, txs: TxModel, b: number): string {
+  const w = BLOCK_SCRATCH.reset();
+  writeBlock(w, model, txs, b);
+  return w.text();
+}
+
+/**
+ * Spells blockJsonText(b) into w, field by field (the same bytes as blockTemplate, which documents
+ * them): digits and hex go straight into the buffer, with no intermediate strings or objects.
+ */
+export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b: number): void {
+  const { chain, pool } = model;
+  const d = chain.domain;
+  const m = chain.m;
+  // chain.txsBefore(b) and chain.txCount(b), with one pairA.
+  let first = 0;
+  let count = 0;
+  if (b >= 1) {
+    const j = b - 1;
+    const k = Math.floor(j / 2);
+    const a = chain.pairA(k);
+    if (j % 2 === 0) {
+      first = k * m;
+      count = a;
+    } else {
+      first = k * m + a;
+      count = m - a;
+    }
+  }
+  const baseFee = txs.baseFee(b);
+  // txs.gas(g, b, baseFee) summed, without the objects; the fee sums are split as in blockTemplate.
+  let gasUsed = 0;
+  let feesHi = 0;
+  let feesLo = 0;
+  const P = pool.P;
+  const E = pool.E;
+  const end = first + count;
+  for (let g = first; g < end; g++) {
+    const call = (g + pool.d) % P >= E;
+    const used = call ? Math.floor((intIn4(60_000, 300_000, d, K.gas, g, 1) * intIn4(60, 95, d, K.gas, g, 2)) / 100) : 21_000;
+    const gasPrice = baseFee + intIn4(0, 3, d, K.gas, g, 3) * GWEI;
+    gasUsed += used;
+    feesHi += used * Math.floor(gasPrice / 1e9);
+    feesLo += used * (gasPrice % 1e9);
+  }
+  let idBytes = CHAIN_ID_BYTES.get(chain);
+  if (idBytes === undefined) {
+    idBytes = asciiBytes(`{"chainId":${chain.chainIdJson}`);
+    CHAIN_ID_BYTES.set(chain, idBytes);
+  }
+  w.bytes(idBytes);
+  w.bytes(F.blockNumber);
+  w.uint(b);
+  w.bytes(F.blockHash);
+  w.ensure(66);
+  w.pos = chain.writeBlockHash(w.buf, w.pos, b);
+  w.bytes(F.baseFee);
+  w.uint(baseFee);
+  w.bytes(F.gasUsed);
+  w.uint(gasUsed);
+  w.bytes(F.parentHash);
+  if (b >= 1) {
+    w.ensure(66);
+    w.pos = chain.writeBlockHash(w.buf, w.pos, b - 1);
+  } else w.bytes(F.zeroHash);
+  w.bytes(F.feesSpent);
+  const approx = feesHi * 1e9 + feesLo;
+  if (approx <= Number.MAX_SAFE_INTEGER) w.uint(approx);
+  else {
+    // feesHi * 10^9 + feesLo exactly, without BigInt: carry feesLo's billions into the high part
+    // (both sums are exact integers well below 2^53), then 9 zero-padded low digits.
+    const carry = Math.floor(feesLo / 1e9);
+    w.uint(feesHi + carry);
+    w.u32Padded(feesLo - carry * 1e9, 9);
+  }
+  w.bytes(F.cumulative);
+  w.uint(end);
+  w.bytes(F.blockTimestamp);
+  w.uint(chain.timestamp(b));
+  w.bytes(F.txCount);
+  w.uint(count);
+  w.byte(125); // }
+}
+
+/** blockJsonText as a template (the reference spelling of writeBlock; tests compare them). */
+export function blockTemplate(model: EvmChainModel, txs: TxModel, b: number): string {
   const { chain } = model;
   const first = chain.txsBefore(b);
   const count = chain.txCount(b);

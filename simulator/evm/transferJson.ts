@@ -1,6 +1,9 @@
 import type { EvmChainModel } from './chainModel.ts';
 import { nftMetadata, tokenUri } from './nftMetadata.ts';
-import type { TokenContract, TransferRecord } from './tokens.ts';
+import type { TokenContract, TokenLedger, TransferRecord } from './tokens.ts';
+import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { intIn4 } from '../world/hash.ts';
+import { K, ZERO_ADDRESS } from './chain.ts';
 import { money } from './money.ts';
 
 /** The token object a transfer carries, keyed by its ERC type. */
@@ -26,12 +29,101 @@ export function tokenObject(model: EvmChainModel, token: TokenContract, tokenId:
 /** JSON text of the ERC-20 token object of each contract (it depends on the contract only). */
 const erc20TokenJson = new WeakMap<TokenContract, string>();
 
+/** Fixed fragments of transferListText, in field order. */
+const F = {
+  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"'),
+  txHash: asciiBytes('","txHash":"'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'), logIndex: asciiBytes(',"logIndex":'),
+};
+/** Scratch of transferListText (one item at a time; read back as a flat string before the next). */
+const TRANSFER_SCRATCH = new AsciiWriter();
+
+/** Precomputed bytes of one contract's transfers: everything that depends on the unit or the contract only. */
+interface LedgerBytes {
+  /** '{"address":"<eoa>"}' of every EOA slot; the zero address (mints) last. */
+  address: Uint8Array[];
+  /** ',"value":"<amount>",' of every unit (ERC-721: just ','). */
+  value: Uint8Array[];
+  /** '"erc20Token":<object>}' (ERC-20 only). */
+  erc20Tail: Uint8Array | null;
+}
+const LEDGER_BYTES = new WeakMap<TokenLedger, LedgerBytes>();
+
+function ledgerBytes(model: EvmChainModel, ledger: TokenLedger): LedgerBytes {
+  let lb = LEDGER_BYTES.get(ledger);
+  if (lb !== undefined) return lb;
+  const { token } = ledger;
+  const { pool } = model;
+  const address = Array.from({ length: pool.E + 1 }, (_, e) => asciiBytes(`{"address":"${e < pool.E ? pool.eoa(e) : ZERO_ADDRESS}"}`));
+  const value = Array.from({ length: token.coins }, (_, coin) => asciiBytes(token.ercType !== 'ERC-721' ? `,"value":"${ledger.coinValue(coin)}",` : ','));
+  const erc20Tail = token.ercType === 'ERC-20' ? asciiBytes(`"erc20Token":${JSON.stringify(tokenObject(model, token, null, 0)[1])}}`) : null;
+  lb = { address, value, erc20Tail };
+  LEDGER_BYTES.set(ledger, lb);
+  return lb;
+}
+
 /**
- * An entry of `/tokens/:address/transfers`, as JSON text (the list hot path). Addresses, hashes
- * and numbers need no escaping; the token object is serialized by JSON.stringify (cached for
- * ERC-20, whose token object is the same for every transfer).
+ * Transfer k of a contract (an entry of `/tokens/:address/transfers`) as JSON text: the list hot
+ * path, spelled byte by byte into a scratch buffer from k (no TransferRecord, no BigInt).
  */
-export function transferListText(model: EvmChainModel, token: TokenContract, tr: TransferRecord): string {
+export function transferListText(model: EvmChainModel, ledger: TokenLedger, k: number): string {
+  const w = TRANSFER_SCRATCH.reset();
+  writeTransfer(w, model, ledger, k);
+  return w.text();
+}
+
+/**
+ * Spells transfer k of the ledger into w, field by field: the same bytes as transferListTemplate
+ * of ledger.transfer(k), which documents them. Addresses, amounts and the ERC-20 token object are
+ * precomputed per contract; NFT token objects (which vary with the token id and timestamp) are
+ * serialized by JSON.stringify.
+ */
+export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: TokenLedger, k: number): void {
+  const { chain, pool } = model;
+  const { token } = ledger;
+  const lb = ledgerBytes(model, ledger);
+  const perCall = token.perCall;
+  const call = Math.floor(k / perCall);
+  const g = token.residue + call * pool.P;
+  // chain.locate(g).block, without the object.
+  const kk = Math.floor(g / chain.m);
+  const block = g - kk * chain.m < chain.pairA(kk) ? 2 * kk + 1 : 2 * kk + 2;
+  const ts = chain.timestamp(block);
+  w.bytes(F.blockNumber);
+  w.uint(block);
+  w.bytes(F.blockTimestamp);
+  w.uint(ts);
+  w.bytes(F.blockHash);
+  w.ensure(66);
+  w.pos = chain.writeBlockHash(w.buf, w.pos, block);
+  w.bytes(F.txHash);
+  w.ensure(66);
+  w.pos = chain.writeTxHash(w.buf, w.pos, g);
+  w.bytes(F.from);
+  // ledger.receiverSlot, without the rest array.
+  const coins = token.coins;
+  const d = chain.domain;
+  w.bytes(lb.address[k < coins ? pool.E : intIn4(0, pool.E - 1, d, K.owner, token.t, k - coins)]);
+  w.bytes(F.to);
+  w.bytes(lb.address[intIn4(0, pool.E - 1, d, K.owner, token.t, k)]);
+  w.bytes(F.logIndex);
+  w.uint(k - call * perCall);
+  const coin = k % coins;
+  w.bytes(lb.value[coin]);
+  if (lb.erc20Tail !== null) {
+    w.bytes(lb.erc20Tail);
+    return;
+  }
+  // NFTs: names and symbols are ASCII, so the latin1 spelling of the JSON is its UTF-8.
+  const [key, obj] = tokenObject(model, token, ledger.tokenIdOf(coin), ts);
+  w.ascii(`${JSON.stringify(key)}:${JSON.stringify(obj)}}`);
+}
+
+/**
+ * transferListText as a template, from a TransferRecord (the reference spelling of writeTransfer;
+ * tests compare them). Addresses, hashes and numbers need no escaping; the token object is
+ * serialized by JSON.stringify (cached for ERC-20, whose token object is the same for every transfer).
+ */
+export function transferListTemplate(model: EvmChainModel, token: TokenContract, tr: TransferRecord): string {
   const { chain } = model;
   const { block } = chain.locate(tr.g);
   const ts = chain.timestamp(block);
@@ -58,7 +150,7 @@ export function transferListText(model: EvmChainModel, token: TokenContract, tr:
 
 /** An entry of `/tokens/:address/transfers` as an object. */
 export function transferListJson(model: EvmChainModel, token: TokenContract, tr: TransferRecord): Record<string, unknown> {
-  return JSON.parse(transferListText(model, token, tr)) as Record<string, unknown>;
+  return JSON.parse(transferListTemplate(model, token, tr)) as Record<string, unknown>;
 }
 
 /** A transfer inside a transaction detail: from, to, logIndex, value (not ERC-721), token object. */

@@ -31,7 +31,7 @@ export class AsciiWriter {
     const buf = this.buf;
     const p = this.pos;
     // Short fragments: a plain loop beats the call into a native copy.
-    if (n > 32) buf.set(b, p);
+    if (n > 64) buf.set(b, p);
     else for (let i = 0; i < n; i++) buf[p + i] = b[i];
     this.pos = p + n;
   }
@@ -65,14 +65,24 @@ export class AsciiWriter {
       } while (x > 0);
       return;
     }
+    // Above 2^32 (gas prices, fee sums): the low 8 digits and the rest (< 2^53 / 10^8 < 2^32) each
+    // by 32-bit integer division, instead of a floating-point division per digit.
+    const hi = Math.floor(n / 1e8);
+    let lo = (n - hi * 1e8) >>> 0;
+    for (let i = 0; i < 8; i++) {
+      const q = (lo / 10) >>> 0;
+      buf[--p] = 48 + lo - q * 10;
+      lo = q;
+    }
+    let x = hi >>> 0;
     do {
-      const q = Math.floor(n / 10);
-      buf[--p] = 48 + (n - q * 10);
-      n = q;
-    } while (n > 0);
+      const q = (x / 10) >>> 0;
+      buf[--p] = 48 + x - q * 10;
+      x = q;
+    } while (x > 0);
   }
 
-  /** Decimal digits of an unsigned 32-bit integer, left-padded with zeros to `width` (>= 10). */
+  /** Decimal digits of an unsigned 32-bit integer n < 10^width, left-padded with zeros to `width`. */
   u32Padded(n: number, width: number): void {
     this.ensure(width);
     const buf = this.buf;

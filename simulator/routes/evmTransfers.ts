@@ -29,7 +29,7 @@ export const tokenTransfersRoute: RouteDef = {
       fetch: (below, limit) => {
         const items: JsonText[] = [];
         let k = below - 1;
-        for (; k >= k0 && items.length < limit; k--) items.push(new JsonText(transferListText(model, token, ledger.transfer(k))));
+        for (; k >= k0 && items.length < limit; k--) items.push(new JsonText(transferListText(model, ledger, k)));
         return { items, next: k >= k0 ? k + 1 : undefined };
       },
     });

@@ -38,22 +38,8 @@ export function blockJsonText(model: EvmChainModel, txs: TxModel, b: number): st
 export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b: number): void {
   const { chain, pool } = model;
   const d = chain.domain;
-  const m = chain.m;
-  // chain.txsBefore(b) and chain.txCount(b), with one pairA.
-  let first = 0;
-  let count = 0;
-  if (b >= 1) {
-    const j = b - 1;
-    const k = Math.floor(j / 2);
-    const a = chain.pairA(k);
-    if (j % 2 === 0) {
-      first = k * m;
-      count = a;
-    } else {
-      first = k * m + a;
-      count = m - a;
-    }
-  }
+  const first = chain.txsBefore(b);
+  const count = chain.txCount(b);
   const baseFee = txs.baseFee(b);
   // txs.gas(g, b, baseFee) summed, without the objects; the fee sums are split as in blockTemplate.
   let gasUsed = 0;

@@ -111,10 +111,14 @@ export class EvmChain {
   }
 
   locate(g: number): TxLocation {
+    const block = this.blockOf(g);
+    return { block, index: g - this.txsBefore(block) };
+  }
+
+  /** The block of transaction g (locate(g).block without the object, for the list hot paths). */
+  blockOf(g: number): number {
     const k = Math.floor(g / this.m);
-    const r = g - k * this.m;
-    const a = this.pairA(k);
-    return r < a ? { block: 2 * k + 1, index: r } : { block: 2 * k + 2, index: r - a };
+    return g - k * this.m < this.pairA(k) ? 2 * k + 1 : 2 * k + 2;
   }
 
   timestamp(b: number): number {

@@ -43,7 +43,7 @@ export function computeHolders(model: EvmChainModel, ledger: TokenLedger, thresh
     const call = Math.floor(k / perCall);
     if (call !== currentCall) {
       currentCall = call;
-      const block = chain.locate(residue + call * pool.P).block;
+      const block = chain.blockOf(residue + call * pool.P);
       if (block !== currentBlock) {
         flush();
         currentBlock = block;

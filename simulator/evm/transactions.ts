@@ -90,7 +90,7 @@ export class TxModel {
   /** Gas fields in wei / gas units; all below 2^53, so plain numbers. */
   gas(
     g: number,
-    block = this.model.chain.locate(g).block,
+    block = this.model.chain.blockOf(g),
     baseFee = this.baseFee(block),
   ): { gasLimit: number; gasUsed: number; gasPrice: number; maxFee: number; maxPriority: number } {
     const d = this.model.chain.domain;
@@ -123,12 +123,8 @@ export class TxModel {
   writeNative(w: AsciiWriter, g: number): void {
     const { chain, pool } = this.model;
     const d = chain.domain;
-    // chain.locate(g), without the object.
-    const k = Math.floor(g / chain.m);
-    const r = g - k * chain.m;
-    const a = chain.pairA(k);
-    const block = r < a ? 2 * k + 1 : 2 * k + 2;
-    const index = r < a ? r : r - a;
+    const block = chain.blockOf(g);
+    const index = g - chain.txsBefore(block);
     const toSlot = pool.toSlot(g);
     const t = toSlot >= pool.E ? toSlot - pool.E : -1;
     const call = t >= 0;
@@ -204,7 +200,7 @@ export class TxModel {
   nativeDetail(g: number): Record<string, unknown> {
     const gas = this.gas(g);
     const t = this.model.calledToken(g);
-    const block = this.model.chain.locate(g).block;
+    const block = this.model.chain.blockOf(g);
     return {
       ...this.native(g),
       input: t < 0 ? '0x' : '0xa9059cbb' + hexBytes(64, this.model.chain.domain, K.txHash, g, 99),

@@ -84,9 +84,7 @@ export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: Toke
   const perCall = token.perCall;
   const call = Math.floor(k / perCall);
   const g = token.residue + call * pool.P;
-  // chain.locate(g).block, without the object.
-  const kk = Math.floor(g / chain.m);
-  const block = g - kk * chain.m < chain.pairA(kk) ? 2 * kk + 1 : 2 * kk + 2;
+  const block = chain.blockOf(g);
   const ts = chain.timestamp(block);
   w.bytes(F.blockNumber);
   w.uint(block);
@@ -125,7 +123,7 @@ export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: Toke
  */
 export function transferListTemplate(model: EvmChainModel, token: TokenContract, tr: TransferRecord): string {
   const { chain } = model;
-  const { block } = chain.locate(tr.g);
+  const block = chain.blockOf(tr.g);
   const ts = chain.timestamp(block);
   let tokenPart: string;
   if (token.ercType === 'ERC-20') {
@@ -155,7 +153,7 @@ export function transferListJson(model: EvmChainModel, token: TokenContract, tr:
 
 /** A transfer inside a transaction detail: from, to, logIndex, value (not ERC-721), token object. */
 export function transferDetailJson(model: EvmChainModel, token: TokenContract, tr: TransferRecord): Record<string, unknown> {
-  const ts = model.chain.timestamp(model.chain.locate(tr.g).block);
+  const ts = model.chain.timestamp(model.chain.blockOf(tr.g));
   const [key, obj] = tokenObject(model, token, tr.tokenId, ts);
   const out: Record<string, unknown> = { from: { address: tr.from }, to: { address: tr.to }, logIndex: tr.logIndex };
   if (token.ercType !== 'ERC-721') out.value = String(tr.value);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { bech32 } from '@scure/base';
 import { STREAM_NAMES } from './streamNames.ts';
+import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';
 
 /**
  * The pipeline configuration: one YAML or JSON file, validated with zod, then overridden by the
@@ -85,7 +86,7 @@ export const configSchema = z.strictObject({
       /** DuckDB's buffer limit, as DuckDB spells sizes ('64MB', '1GB'); past it, merges and exports spill to disk. */
       memoryLimit: z
         .string()
-        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as '64MB' or '1GB'")
+        .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
         .default('64MB'),
     })
     .prefault({}),

@@ -9,6 +9,7 @@ import { groupColumns, groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
+import { DUCKDB_SIZE } from './duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
@@ -102,7 +103,7 @@ export class Warehouse {
   }
 
   static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
-    if (options.memoryLimit !== undefined && !/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(options.memoryLimit)) {
+    if (options.memoryLimit !== undefined && !DUCKDB_SIZE.test(options.memoryLimit)) {
       throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
     }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

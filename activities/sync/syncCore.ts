@@ -99,7 +99,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       totalRows += pending.rows;
       totalPages += pending.pages;
       await warehouse.commitBatch(
-        stream.tables.map((table) => ({ table, rows: rowsToArrow(table, [...pending.byTable.get(table.name)!.values()]) })),
+        // rowsToArrow keeps the last row of a key listed on two pages of the batch.
+        stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
         { partitionId: partition.id, stream: partition.stream, pageToken: state.pageToken, cursor: { ...state.cursor }, rows: totalRows, pages: totalPages, complete },
         { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete },
       );
@@ -134,10 +135,9 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       }
       const byTable = stream.normalize(page as never, ctx);
       for (const table of stream.tables) {
-        const keyed = pending.byTable.get(table.name)!;
-        // Keyed by primary key: an item listed on two pages of one batch is merged once (last wins).
-        for (const row of byTable[table.name] ?? []) keyed.set(JSON.stringify(table.primaryKey.map((k) => String(row[k] ?? ''))), row);
-        pending.rows += (byTable[table.name] ?? []).length;
+        const tableRows = byTable[table.name] ?? [];
+        pending.byTable.get(table.name)!.push(...tableRows);
+        pending.rows += tableRows.length;
       }
       pending.pages += 1;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
@@ -159,9 +159,9 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 interface PendingPages {
   pages: number;
   rows: number;
-  byTable: Map<string, Map<string, Row>>;
+  byTable: Map<string, Row[]>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, byTable: new Map(tables.map((t) => [t.name, new Map<string, Row>()])) };
+  return { pages: 0, rows: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
 }

@@ -55,26 +55,20 @@ export class AsciiWriter {
     const buf = this.buf;
     let p = this.pos + len;
     this.pos = p;
-    if (n < 4294967296) {
-      // 32-bit integer division (most values: block numbers, timestamps, gas).
-      let x = n >>> 0;
-      do {
-        const q = (x / 10) >>> 0;
-        buf[--p] = 48 + x - q * 10;
-        x = q;
-      } while (x > 0);
-      return;
+    // Digits by 32-bit integer division. Below 2^32 (most values: block numbers, timestamps, gas)
+    // in one run; above it (gas prices, fee sums) the low 8 digits first, then the rest
+    // (< 2^53 / 10^8 < 2^32), instead of a floating-point division per digit.
+    let x = n >>> 0;
+    if (n >= 4294967296) {
+      const hi = Math.floor(n / 1e8);
+      let lo = (n - hi * 1e8) >>> 0;
+      for (let i = 0; i < 8; i++) {
+        const q = (lo / 10) >>> 0;
+        buf[--p] = 48 + lo - q * 10;
+        lo = q;
+      }
+      x = hi >>> 0;
     }
-    // Above 2^32 (gas prices, fee sums): the low 8 digits and the rest (< 2^53 / 10^8 < 2^32) each
-    // by 32-bit integer division, instead of a floating-point division per digit.
-    const hi = Math.floor(n / 1e8);
-    let lo = (n - hi * 1e8) >>> 0;
-    for (let i = 0; i < 8; i++) {
-      const q = (lo / 10) >>> 0;
-      buf[--p] = 48 + lo - q * 10;
-      lo = q;
-    }
-    let x = hi >>> 0;
     do {
       const q = (x / 10) >>> 0;
       buf[--p] = 48 + x - q * 10;

@@ -65,16 +65,14 @@ export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b
   w.bytes(F.blockNumber);
   w.uint(b);
   w.bytes(F.blockHash);
-  w.ensure(66);
-  w.pos = chain.writeBlockHash(w.buf, w.pos, b);
+  chain.writeBlockHash(w, b);
   w.bytes(F.baseFee);
   w.uint(baseFee);
   w.bytes(F.gasUsed);
   w.uint(gasUsed);
   w.bytes(F.parentHash);
   if (b >= 1) {
-    w.ensure(66);
-    w.pos = chain.writeBlockHash(w.buf, w.pos, b - 1);
+    chain.writeBlockHash(w, b - 1);
   } else w.bytes(F.zeroHash);
   w.bytes(F.feesSpent);
   const approx = feesHi * 1e9 + feesLo;

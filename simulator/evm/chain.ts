@@ -1,5 +1,6 @@
 import { cb58Encode } from '../world/ids.ts';
-import { bytesHash, fmix32, hash3, hash32, hex32Into, hexBytes, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
+import { AsciiWriter } from '../http/asciiWriter.ts';
+import { bytesHash, fmix32, hash3, hash32, hexBytes, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
 import type { WorldSize } from '../world/size.ts';
 
 /** Hash domains, so different kinds of value never share hash inputs. */
@@ -46,8 +47,9 @@ export interface TxLocation {
 const TIP_TIME = 1_763_000_000;
 const HASH_CACHE = 4096;
 /** "0x" + 64 hex digits: txHash and blockHash spell their digits here. */
-const HASH_SCRATCH = Buffer.alloc(66);
+const HASH_SCRATCH = new AsciiWriter(66);
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+const HEX_PREFIX = Uint8Array.of(48, 120); // 0x
 
 /**
  * One EVM chain's block and transaction arithmetic. Block b >= 1 holds a pseudo-random count of
@@ -131,18 +133,17 @@ export class EvmChain {
     const slot = b & (HASH_CACHE - 1);
     if (this.hashCacheKey[slot] === b) return this.hashCache[slot];
     // A miss (address walks touch a new block per tx) spells the digits into a scratch buffer.
-    this.writeBlockHash(HASH_SCRATCH, 0, b);
-    const h = HASH_SCRATCH.toString('latin1', 0, 66);
+    this.writeBlockHash(HASH_SCRATCH.reset(), b);
+    const h = HASH_SCRATCH.text();
     this.hashCacheKey[slot] = b;
     this.hashCache[slot] = h;
     return h;
   }
 
-  /** Writes blockHash(b) ("0x" + 64 hex digits, b >= 0) into buf at pos; returns the end. */
-  writeBlockHash(buf: Uint8Array, pos: number, b: number): number {
-    buf[pos] = 48; // 0
-    buf[pos + 1] = 120; // x
-    return randomHexInto(buf, pos + 2, hash3(this.domain, K.blockHash, b), 8);
+  /** Appends blockHash(b) ("0x" + 64 hex digits, b >= 0) to w. */
+  writeBlockHash(w: AsciiWriter, b: number): void {
+    w.bytes(HEX_PREFIX);
+    randomHexInto(w, hash3(this.domain, K.blockHash, b), 8);
   }
 
   /** First block whose timestamp is >= ts (clamped to [0, height]). */
@@ -160,20 +161,20 @@ export class EvmChain {
    */
   txHash(g: number): string {
     // Spelled into a scratch buffer and read back as one flat string (a hot path: every listed tx).
-    this.writeTxHash(HASH_SCRATCH, 0, g);
-    return HASH_SCRATCH.toString('latin1', 0, 66);
+    this.writeTxHash(HASH_SCRATCH.reset(), g);
+    return HASH_SCRATCH.text();
   }
 
-  /** Writes txHash(g) ("0x" + 64 hex digits) into buf at pos; returns the end. */
-  writeTxHash(buf: Uint8Array, pos: number, g: number): number {
-    buf[pos] = 48; // 0
-    buf[pos + 1] = 120; // x
-    randomHexInto(buf, pos + 2, hash3(this.domain, K.txHash, g), 6);
-    const m = bytesHash(buf, pos + 2, pos + 50);
+  /** Appends txHash(g) ("0x" + 64 hex digits) to w. */
+  writeTxHash(w: AsciiWriter, g: number): void {
+    w.bytes(HEX_PREFIX);
+    const start = w.pos;
+    randomHexInto(w, hash3(this.domain, K.txHash, g), 6);
+    const m = bytesHash(w.buf, start, start + 48);
     const hi = Math.floor(g / 4294967296);
     const lo = g >>> 0;
-    hex32Into(buf, pos + 50, (hi ^ fmix32((m ^ 1) >>> 0)) >>> 0);
-    return hex32Into(buf, pos + 58, (lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
+    w.hexBE((hi ^ fmix32((m ^ 1) >>> 0)) >>> 0);
+    w.hexBE((lo ^ fmix32((m ^ 2) >>> 0)) >>> 0);
   }
 
   /** Global tx index of a hash of this chain, or null (also null for txs beyond the tip). */

@@ -133,14 +133,12 @@ export class TxModel {
     w.bytes(F.blockTimestamp);
     w.uint(chain.timestamp(block));
     w.bytes(F.blockHash);
-    w.ensure(66);
-    w.pos = chain.writeBlockHash(w.buf, w.pos, block);
+    chain.writeBlockHash(w, block);
     w.bytes(this.chainIdBytes);
     w.bytes(F.blockIndex);
     w.uint(index);
     w.bytes(F.txHash);
-    w.ensure(66);
-    w.pos = chain.writeTxHash(w.buf, w.pos, g);
+    chain.writeTxHash(w, g);
     const failed = g % FAIL_MODULUS === this.failResidue && !call;
     w.bytes(failed ? F.txStatus0 : F.txStatus1);
     w.byte(hash3(d, K.txType, g) % 10 === 0 ? 48 : 50);

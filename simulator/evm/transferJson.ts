@@ -91,11 +91,9 @@ export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: Toke
   w.bytes(F.blockTimestamp);
   w.uint(ts);
   w.bytes(F.blockHash);
-  w.ensure(66);
-  w.pos = chain.writeBlockHash(w.buf, w.pos, block);
+  chain.writeBlockHash(w, block);
   w.bytes(F.txHash);
-  w.ensure(66);
-  w.pos = chain.writeTxHash(w.buf, w.pos, g);
+  chain.writeTxHash(w, g);
   w.bytes(F.from);
   // ledger.receiverSlot, without the rest array.
   const coins = token.coins;

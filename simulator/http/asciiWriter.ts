@@ -1,14 +1,19 @@
 /**
- * A growable scratch buffer that JSON text writers spell ASCII into byte by byte (digits, hex,
- * precomputed fragments), then read back as one flat string: no intermediate strings, number
- * conversions or concatenations on hot paths.
+ * A growable scratch buffer that JSON text writers spell ASCII into (digits, hex, precomputed
+ * fragments): no intermediate strings, number conversions or concatenations on hot paths.
+ *
+ * Digits and hex go out two characters per store through a DataView (a 16-bit store of a table
+ * entry), and fragments longer than a few bytes by one native copy: single-byte stores from JS
+ * cost several nanoseconds each, and a page is ~60 KB of them (`npm run bench:simulator`).
  */
 export class AsciiWriter {
   buf: Buffer;
+  dv: DataView;
   pos = 0;
 
   constructor(size = 2048) {
     this.buf = Buffer.allocUnsafeSlow(size);
+    this.dv = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
 
   reset(): this {
@@ -22,6 +27,7 @@ export class AsciiWriter {
     const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
+    this.dv = new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   /** Bytes of a precomputed fragment (see asciiBytes). */
@@ -30,8 +36,8 @@ export class AsciiWriter {
     this.ensure(n);
     const buf = this.buf;
     const p = this.pos;
-    // Short fragments: a plain loop beats the call into a native copy.
-    if (n > 64) buf.set(b, p);
+    // A native copy costs about what a dozen single-byte stores do.
+    if (n > 12) buf.set(b, p);
     else for (let i = 0; i < n; i++) buf[p + i] = b[i];
     this.pos = p + n;
   }
@@ -47,47 +53,69 @@ export class AsciiWriter {
     this.buf[this.pos++] = c;
   }
 
+  /** The 4 bytes of a 32-bit word as 8 lower-case hex digits, lowest byte first. */
+  hexLE(w: number): void {
+    this.ensure(8);
+    const dv = this.dv;
+    const p = this.pos;
+    dv.setUint16(p, HEX2[w & 255], true);
+    dv.setUint16(p + 2, HEX2[(w >>> 8) & 255], true);
+    dv.setUint16(p + 4, HEX2[(w >>> 16) & 255], true);
+    dv.setUint16(p + 6, HEX2[w >>> 24], true);
+    this.pos = p + 8;
+  }
+
+  /** A 32-bit word as 8 lower-case hex digits, most significant first (hex32 of the word). */
+  hexBE(w: number): void {
+    this.ensure(8);
+    const dv = this.dv;
+    const p = this.pos;
+    dv.setUint16(p, HEX2[w >>> 24], true);
+    dv.setUint16(p + 2, HEX2[(w >>> 16) & 255], true);
+    dv.setUint16(p + 4, HEX2[(w >>> 8) & 255], true);
+    dv.setUint16(p + 6, HEX2[w & 255], true);
+    this.pos = p + 8;
+  }
+
   /** Decimal digits of a non-negative integer <= 2^53, as String(n) spells them. */
   uint(n: number): void {
     let len = 1;
     while (len < 16 && n >= POW10[len]) len++;
     this.ensure(len);
-    const buf = this.buf;
-    let p = this.pos + len;
-    this.pos = p;
-    // Digits by 32-bit integer division. Below 2^32 (most values: block numbers, timestamps, gas)
-    // in one run; above it (gas prices, fee sums) the low 8 digits first, then the rest
-    // (< 2^53 / 10^8 < 2^32), instead of a floating-point division per digit.
-    let x = n >>> 0;
-    if (n >= 4294967296) {
-      const hi = Math.floor(n / 1e8);
-      let lo = (n - hi * 1e8) >>> 0;
-      for (let i = 0; i < 8; i++) {
-        const q = (lo / 10) >>> 0;
-        buf[--p] = 48 + lo - q * 10;
-        lo = q;
-      }
-      x = hi >>> 0;
+    const end = this.pos + len;
+    this.pos = end;
+    // By 32-bit integer division, two digits per step. Below 2^32 (most values: block numbers,
+    // timestamps, gas) in one run; above it (gas prices, fee sums) the low 8 digits first, then the
+    // rest (< 2^53 / 10^8 < 2^32), instead of a floating-point division per digit.
+    if (n < 4294967296) {
+      this.digitsBackwards(end, n >>> 0, len);
+      return;
     }
-    do {
-      const q = (x / 10) >>> 0;
-      buf[--p] = 48 + x - q * 10;
-      x = q;
-    } while (x > 0);
+    const hi = Math.floor(n / 1e8);
+    this.digitsBackwards(end, (n - hi * 1e8) >>> 0, 8);
+    this.digitsBackwards(end - 8, hi >>> 0, len - 8);
   }
 
   /** Decimal digits of an unsigned 32-bit integer n < 10^width, left-padded with zeros to `width`. */
   u32Padded(n: number, width: number): void {
     this.ensure(width);
-    const buf = this.buf;
-    let p = this.pos + width;
-    this.pos = p;
-    let x = n >>> 0;
-    for (let i = 0; i < width; i++) {
-      const q = (x / 10) >>> 0;
-      buf[--p] = 48 + x - q * 10;
+    this.pos += width;
+    this.digitsBackwards(this.pos, n >>> 0, width);
+  }
+
+  /** The `width` lowest decimal digits of x (zero-padded) into buf[end - width, end). */
+  private digitsBackwards(end: number, x: number, width: number): void {
+    const dv = this.dv;
+    let p = end;
+    let left = width;
+    while (left >= 2) {
+      const q = (x / 100) >>> 0;
+      p -= 2;
+      dv.setUint16(p, DIGIT2[x - q * 100], true);
       x = q;
+      left -= 2;
     }
+    if (left === 1) this.buf[p - 1] = 48 + (x % 10);
   }
 
   /** What was written since reset, as one flat string. */
@@ -97,6 +125,12 @@ export class AsciiWriter {
 }
 
 const POW10 = Array.from({ length: 17 }, (_, i) => 10 ** i);
+/** Two ASCII characters as one little-endian 16-bit value: the first is the low byte. */
+const pair = (s: string): number => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
+/** HEX2[b]: the two hex digits of byte b. */
+const HEX2 = Uint16Array.from({ length: 256 }, (_, b) => pair(b.toString(16).padStart(2, '0')));
+/** DIGIT2[n]: the two decimal digits of n < 100. */
+const DIGIT2 = Uint16Array.from({ length: 100 }, (_, n) => pair(String(n).padStart(2, '0')));
 
 /** The bytes of an ASCII fragment, for AsciiWriter.bytes. */
 export function asciiBytes(s: string): Uint8Array {

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from './apiError.ts';
 import { API_KEY_HEADER } from './auth.ts';
 import type { Authenticator, Client } from './auth.ts';
 import type { FaultInjector, FaultPlan } from './faults.ts';
-import { parsedItem, serializeBody, serializeBodyBytes } from './jsonText.ts';
+import { bodyBytes, parsedItem, recycleWriters, serializeBody } from './jsonText.ts';
 import { TokenPageHelper, TruthPageHelper } from './pageHelpers.ts';
 import { bindingOf } from './pageToken.ts';
 import type { PageTokenCodec } from './pageToken.ts';
@@ -115,12 +115,14 @@ export class Dispatcher {
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, plan: FaultPlan | undefined): void {
     if (!plan?.reset && !plan?.truncate) {
       // The usual case: the body is built into one Buffer from its parts (list items are never
-      // joined into one string), and its length is the Buffer's.
-      const buf = serializeBodyBytes(body);
+      // joined into one string), and its length is the Buffer's. Page writers are reused once the
+      // socket has the bytes; a connection that dies first just leaves them to the GC.
+      const { buf, writers } = bodyBytes(body);
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(buf.length);
       res.writeHead(status, headers);
-      res.end(buf);
+      if (writers.length === 0) res.end(buf);
+      else res.end(buf, () => recycleWriters(writers));
       return;
     }
     const json = serializeBody(body);

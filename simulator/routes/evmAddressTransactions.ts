@@ -1,5 +1,6 @@
 import { evmAddress, pageSize } from '../http/params.ts';
-import { JsonText } from '../http/jsonText.ts';
+import { JsonItemWriter } from '../http/jsonText.ts';
+import type { JsonSpan } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { prevInProgression } from '../evm/addressPool.ts';
@@ -31,19 +32,20 @@ export const addressTransactionsRoute: RouteDef = {
       const g = Math.max(byTo, byFrom);
       return g >= range.g0 ? g : -1;
     };
-    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonSpan>({
       pageSize: size,
       first: range.g1,
       fetch: (below, limit) => {
-        const items: JsonText[] = [];
+        const out = new JsonItemWriter(limit);
         let x = below;
-        while (items.length < limit) {
+        while (out.items.length < limit) {
           const g = prev(x);
-          if (g < 0) return { items, next: undefined };
-          items.push(new JsonText(txs.nativeText(g)));
+          if (g < 0) return { items: out.items, next: undefined };
+          txs.writeNative(out.begin(), g);
+          out.end();
           x = g;
         }
-        return { items, next: prev(x) >= 0 ? x : undefined };
+        return { items: out.items, next: prev(x) >= 0 ? x : undefined };
       },
     });
     return { nextPageToken, transactions: items };

@@ -1,6 +1,7 @@
 import { notFound } from '../http/apiError.ts';
 import { enumParam, pageSize, txHash } from '../http/params.ts';
-import { JsonText } from '../http/jsonText.ts';
+import { JsonItemWriter } from '../http/jsonText.ts';
+import type { JsonSpan } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { txDetailJson } from '../evm/txDetail.ts';
@@ -27,19 +28,20 @@ export const chainTransactionsRoute: RouteDef = {
       if (status === 'success') while (g >= 0 && txs.isFailed(g)) g--;
       return g;
     };
-    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonSpan>({
       pageSize: size,
       first: model.chain.totalTxs(),
       fetch: (below, limit) => {
-        const items: JsonText[] = [];
+        const out = new JsonItemWriter(limit);
         let x = below;
-        while (items.length < limit) {
+        while (out.items.length < limit) {
           const g = prev(x);
-          if (g < 0) return { items, next: undefined };
-          items.push(new JsonText(txs.nativeText(g)));
+          if (g < 0) return { items: out.items, next: undefined };
+          txs.writeNative(out.begin(), g);
+          out.end();
           x = g;
         }
-        return { items, next: prev(x) >= 0 ? x : undefined };
+        return { items: out.items, next: prev(x) >= 0 ? x : undefined };
       },
     });
     return { nextPageToken, transactions: items };

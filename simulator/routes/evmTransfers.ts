@@ -1,9 +1,10 @@
 import { evmAddress, pageSize } from '../http/params.ts';
-import { JsonText } from '../http/jsonText.ts';
+import { JsonItemWriter } from '../http/jsonText.ts';
+import type { JsonSpan } from '../http/jsonText.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { blockRangeParams } from '../evm/blockRange.ts';
-import { transferListText } from '../evm/transferJson.ts';
+import { writeTransfer } from '../evm/transferJson.ts';
 import { evmChainOf } from './evmChain.ts';
 
 /** Transfers of an ERC-20/721/1155 contract in [startBlock, endBlock), latest first (by transfer ordinal). */
@@ -23,14 +24,17 @@ export const tokenTransfersRoute: RouteDef = {
     if (!token) return { transfers: [] };
     const ledger = model.ledgers[token.t];
     const k0 = ledger.transfersBefore(range.g0);
-    const { items, nextPageToken } = ctx.page.paginate<number, JsonText>({
+    const { items, nextPageToken } = ctx.page.paginate<number, JsonSpan>({
       pageSize: size,
       first: ledger.transfersBefore(range.g1),
       fetch: (below, limit) => {
-        const items: JsonText[] = [];
+        const out = new JsonItemWriter(limit);
         let k = below - 1;
-        for (; k >= k0 && items.length < limit; k--) items.push(new JsonText(transferListText(model, ledger, k)));
-        return { items, next: k >= k0 ? k + 1 : undefined };
+        for (; k >= k0 && out.items.length < limit; k--) {
+          writeTransfer(out.begin(), model, ledger, k);
+          out.end();
+        }
+        return { items: out.items, next: k >= k0 ? k + 1 : undefined };
       },
     });
     return { nextPageToken, transfers: items };

@@ -1,3 +1,5 @@
+import { AsciiWriter } from '../http/asciiWriter.ts';
+
 /**
  * Deterministic, allocation-free hashing: every synthetic value is a pure function of
  * (seed, domain, index...), so any item of a 10M-block world is computed on demand in O(1).
@@ -78,9 +80,8 @@ export function intIn(lo: number, hi: number, ...parts: number[]): number {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 /** Scratch for hexBytes: digits are written as bytes and read back as one flat string. */
-let hexScratch = Buffer.allocUnsafeSlow(128);
+const hexScratch = new AsciiWriter(128);
 
 /** 8 lower-case hex chars of a 32-bit word, big-endian (reads like toString(16) padded). */
 export function hex32(w: number): string {
@@ -93,33 +94,17 @@ export function hex32(w: number): string {
  * cheap on hot paths. The digits go through a scratch buffer: one flat string, no concatenations.
  */
 export function hexBytes(bytes: number, ...parts: number[]): string {
-  const base = hash32(...parts);
-  if (hexScratch.length < bytes * 2 + 8) hexScratch = Buffer.allocUnsafeSlow(bytes * 2 + 8);
-  randomHexInto(hexScratch, 0, base, (bytes + 3) >>> 2);
-  return hexScratch.toString('latin1', 0, bytes * 2);
+  const w = hexScratch.reset();
+  randomHexInto(w, hash32(...parts), (bytes + 3) >>> 2);
+  return w.buf.toString('latin1', 0, bytes * 2);
 }
 
 /**
- * Writes the hex digits of `words` pseudo-random words derived from `base` (hash32 of the parts)
- * into `buf` at `pos`, exactly as hexBytes spells them; returns the position after them.
+ * Appends the hex digits of `words` pseudo-random words derived from `base` (hash32 of the parts)
+ * to w, exactly as hexBytes spells them.
  */
-export function randomHexInto(buf: Uint8Array, pos: number, base: number, words: number): number {
-  let p = pos;
-  for (let i = 0; i < words; i++) {
-    const w = fmix32((base ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0);
-    for (let shift = 0; shift < 32; shift += 8) {
-      const b = (w >>> shift) & 0xff;
-      buf[p++] = HEX_DIGIT[b >>> 4];
-      buf[p++] = HEX_DIGIT[b & 15];
-    }
-  }
-  return p;
-}
-
-/** Writes hex32(w) into `buf` at `pos`; returns the position after it. */
-export function hex32Into(buf: Uint8Array, pos: number, w: number): number {
-  for (let shift = 28; shift >= 0; shift -= 4) buf[pos++] = HEX_DIGIT[(w >>> shift) & 15];
-  return pos;
+export function randomHexInto(w: AsciiWriter, base: number, words: number): void {
+  for (let i = 0; i < words; i++) w.hexLE(fmix32((base ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0));
 }
 
 /** stringHash of the ASCII text buf[start, end) (same value as stringHash of that string). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { World, WORLD_SIZES } from '../../simulator/index.ts';
-import { serializeBody, serializeBodyBytes, JsonText } from '../../simulator/http/jsonText.ts';
+import { bodyBytes, recycleWriters, serializeBody, serializeBodyBytes, JsonItemWriter, JsonSpan, JsonText, parsedItem } from '../../simulator/http/jsonText.ts';
 
 describe('native tx JSON writer', () => {
   it('spells exactly the template text, also for high blocks and huge values', () => {
@@ -15,7 +15,22 @@ describe('native tx JSON writer', () => {
   });
 
   it('body bytes are the UTF-8 of the serialized body', () => {
+    const spans = (texts: string[]) => {
+      const out = new JsonItemWriter(texts.length, 4); // tiny buffer: spans must survive its growth
+      for (const t of texts) {
+        out.begin().ascii(t);
+        out.end();
+      }
+      return out.items;
+    };
+    const [s1, s2, s3] = spans(['{"a":1}', '[2,{"b":"c"}]', '"x"']);
+    const [t1] = spans(['{"z":null}']);
+    expect(parsedItem(s2)).toEqual([2, { b: 'c' }]);
     for (const body of [
+      { nextPageToken: 'x', blocks: [s1, s2, s3] },
+      { blocks: [s1, s3, s2], n: 2 },
+      { blocks: [s2, t1, s3, new JsonText('{"é":1}'), { p: 1 }, s1, s2] },
+      { one: [s3], two: [t1, s1] },
       { nextPageToken: 'x', items: [new JsonText('{"a":"é"}'), { b: '☃' }, new JsonText('1')] },
       { items: [new JsonText('{}')], after: undefined, n: 1 },
       { nextPageToken: undefined, transactions: [] },
@@ -23,7 +38,36 @@ describe('native tx JSON writer', () => {
       [1, 2],
     ]) {
       expect(serializeBodyBytes(body).toString('utf8')).toBe(serializeBody(body));
+      // The same value as the items parsed one by one: no item dropped, doubled or moved.
+      const plain = JSON.stringify(body, (_k, v: unknown) => (v instanceof JsonText || v instanceof JsonSpan ? parsedItem(v) : v));
+      expect(serializeBody(body)).toBe(plain);
       expect(serializeBody(body)).toBe(JSON.stringify(JSON.parse(serializeBody(body))));
     }
+  });
+
+  it('a page is sent from its own buffer, which is reused only after it is given back', () => {
+    const page = (texts: string[]) => {
+      const out = new JsonItemWriter(texts.length);
+      for (const t of texts) {
+        out.begin().ascii(t);
+        out.end();
+      }
+      return bodyBytes({ nextPageToken: 'tok', transactions: out.items });
+    };
+    const a = page(['{"a":1}', '{"a":2}']);
+    const aText = '{"nextPageToken":"tok","transactions":[{"a":1},{"a":2}]}';
+    expect(a.buf.toString()).toBe(aText);
+    expect(a.writers).toHaveLength(1);
+    expect(a.buf.buffer).toBe(a.writers[0].buf.buffer); // no copy
+    // While a is in flight (not given back), other pages never write into its buffer.
+    const b = page(['{"b":3}']);
+    expect(b.buf.buffer).not.toBe(a.buf.buffer);
+    expect(a.buf.toString()).toBe(aText);
+    recycleWriters(b.writers);
+    recycleWriters(a.writers);
+    const c = page(['{"c":4}']);
+    expect(c.buf.buffer).toBe(a.buf.buffer); // reused once given back
+    expect(c.buf.toString()).toBe('{"nextPageToken":"tok","transactions":[{"c":4}]}');
+    recycleWriters(c.writers);
   });
 });

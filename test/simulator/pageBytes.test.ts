@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, WORLD_SIZES } from '../../simulator/index.ts';
+import type { Simulator } from '../../simulator/index.ts';
+
+/**
+ * The exact bytes of the hot list pages, pinned by fingerprint. The list writers are tuned for
+ * speed (items spelled byte by byte, spans copied as runs); this test is the guard that a tuning
+ * change never changes a byte. An intended change of the format updates the snapshot
+ * (`npx vitest run test/simulator/pageBytes.test.ts -u`) and says why in its commit.
+ */
+
+const CLOCK = 1_750_000_000_000;
+const PAGES = 12;
+
+async function fingerprint(sim: Simulator, path: string, pageSize: number): Promise<string> {
+  const hash = createHash('sha256');
+  let token: string | undefined;
+  for (let i = 0; i < PAGES; i++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const res = await fetch(`${sim.baseUrl}${path}${sep}pageSize=${pageSize}${token ? `&pageToken=${token}` : ''}`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.status, bytes.toString()).toBe(200);
+    hash.update(bytes);
+    token = (JSON.parse(bytes.toString('utf8')) as { nextPageToken?: string }).nextPageToken;
+    if (token === undefined) break;
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function fingerprints(sim: Simulator): Promise<Record<string, string>> {
+  const { evm } = sim.world.describe();
+  const out: Record<string, string> = {};
+  for (const chainId of ['43114', evm.contracts.find((c) => c.chainId !== '43114')!.chainId]) {
+    const contract = (ercType: string): string => evm.contracts.find((c) => c.chainId === chainId && c.ercType === ercType)!.address;
+    const cases: [string, string, number][] = [
+      ['blocks', `/v1/chains/${chainId}/blocks`, 100],
+      ['transactions', `/v1/chains/${chainId}/transactions`, 100],
+      ['failed transactions', `/v1/chains/${chainId}/transactions?status=failed`, 37],
+      ['address transactions', `/v1/chains/${chainId}/addresses/${evm.addresses[1]}/transactions:listNative`, 100],
+      ['ERC-20 transfers', `/v1/chains/${chainId}/tokens/${contract('ERC-20')}/transfers`, 100],
+      ['ERC-721 transfers', `/v1/chains/${chainId}/tokens/${contract('ERC-721')}/transfers`, 50],
+      ['ERC-1155 transfers', `/v1/chains/${chainId}/tokens/${contract('ERC-1155')}/transfers`, 50],
+    ];
+    for (const [name, path, size] of cases) out[`${chainId} ${name}`] = await fingerprint(sim, path, size);
+  }
+  return out;
+}
+
+describe('hot list pages: exact bytes', () => {
+  let tiny: Simulator;
+  let huge: Simulator;
+  beforeAll(async () => {
+    tiny = await startSimulator({ seed: 3, size: 'tiny', clock: () => CLOCK });
+    huge = await startSimulator({ seed: 5, size: { ...WORLD_SIZES.tiny, evmBlocks: 10_000_000 }, clock: () => CLOCK });
+  });
+  afterAll(async () => {
+    await tiny?.close();
+    await huge?.close();
+  });
+
+  it('tiny world', async () => {
+    expect(await fingerprints(tiny)).toMatchInlineSnapshot(`
+      {
+        "43113 ERC-1155 transfers": "99af8ba9383cb6c3",
+        "43113 ERC-20 transfers": "f479772230c0b1f1",
+        "43113 ERC-721 transfers": "d68c51b0c0ddc3a7",
+        "43113 address transactions": "83b2a6f0741cfa18",
+        "43113 blocks": "46e6dfb4b8887d4c",
+        "43113 failed transactions": "0c213eef4c312f1d",
+        "43113 transactions": "b1b2db6aabd2ff0d",
+        "43114 ERC-1155 transfers": "3e71277ac23706a2",
+        "43114 ERC-20 transfers": "725db539111932cb",
+        "43114 ERC-721 transfers": "6ead9cb5e2d4ee08",
+        "43114 address transactions": "eeb03a14ee0966bf",
+        "43114 blocks": "3629555c43e2e54b",
+        "43114 failed transactions": "bf721b6e3212f80d",
+        "43114 transactions": "918d61303e426d38",
+      }
+    `);
+  });
+
+  it('pages served concurrently are the same bytes (page buffers are reused between responses)', async () => {
+    const urls: string[] = [];
+    const expected: string[] = [];
+    for (const path of ['/v1/chains/43114/transactions', '/v1/chains/43114/blocks']) {
+      let token: string | undefined;
+      for (let i = 0; i < 8; i++) {
+        const url = `${huge.baseUrl}${path}?pageSize=${40 + i * 8}${token ? `&pageToken=${token}` : ''}`;
+        const text = await (await fetch(url)).text();
+        urls.push(url);
+        expected.push(text);
+        token = (JSON.parse(text) as { nextPageToken: string }).nextPageToken;
+      }
+    }
+    for (let round = 0; round < 3; round++) {
+      const got = await Promise.all(urls.map(async (u) => (await fetch(u)).text()));
+      expect(got).toEqual(expected);
+    }
+  });
+
+  it('10M-block world', async () => {
+    expect(await fingerprints(huge)).toMatchInlineSnapshot(`
+      {
+        "43113 ERC-1155 transfers": "18a3b02c3b1f2487",
+        "43113 ERC-20 transfers": "d01c79157907708b",
+        "43113 ERC-721 transfers": "9ef8e83627b86581",
+        "43113 address transactions": "979164acf49a54d0",
+        "43113 blocks": "8c535118e895b286",
+        "43113 failed transactions": "566d4122a08fa7dd",
+        "43113 transactions": "115c793e0ec5ef80",
+        "43114 ERC-1155 transfers": "cfe8d216dedb0de8",
+        "43114 ERC-20 transfers": "78452d8584324c6d",
+        "43114 ERC-721 transfers": "3124e3403ffcbf61",
+        "43114 address transactions": "879cceadc8619d61",
+        "43114 blocks": "2519fd6c7e3fabdb",
+        "43114 failed transactions": "8476608110c78f23",
+        "43114 transactions": "4d03b86dec942a34",
+      }
+    `);
+  });
+});

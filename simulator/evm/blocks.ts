@@ -10,13 +10,13 @@ const GWEI = 1_000_000_000;
 
 /** Fixed fragments of blockJsonText, in field order. */
 const F = {
-  blockNumber: asciiBytes(',"blockNumber":"'), blockHash: asciiBytes('","blockHash":"'), baseFee: asciiBytes('","baseFee":"'),
-  gasUsed: asciiBytes('","gasUsed":"'), parentHash: asciiBytes(`","gasLimit":"${GAS_LIMIT}","gasCost":"0","parentHash":"`),
+  blockHash: asciiBytes('","blockHash":"0x'), baseFee: asciiBytes('","baseFee":"'),
+  gasUsed: asciiBytes('","gasUsed":"'), parentHash: asciiBytes(`","gasLimit":"${GAS_LIMIT}","gasCost":"0","parentHash":"0x`),
   feesSpent: asciiBytes('","feesSpent":"'), cumulative: asciiBytes('","cumulativeTransactions":"'),
   blockTimestamp: asciiBytes('","blockTimestamp":'), txCount: asciiBytes(',"txCount":'),
-  zeroHash: asciiBytes('0x' + '0'.repeat(64)),
+  zeroHash: asciiBytes('0'.repeat(64)),
 };
-/** '{"chainId":<id>' of each chain, as bytes. */
+/** '{"chainId":<id>,"blockNumber":"' of each chain, as bytes. */
 const CHAIN_ID_BYTES = new WeakMap<EvmChain, Uint8Array>();
 /** Scratch of blockJsonText (one item at a time; read back as a flat string before the next). */
 const BLOCK_SCRATCH = new AsciiWriter();
@@ -58,21 +58,20 @@ export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b
   }
   let idBytes = CHAIN_ID_BYTES.get(chain);
   if (idBytes === undefined) {
-    idBytes = asciiBytes(`{"chainId":${chain.chainIdJson}`);
+    idBytes = asciiBytes(`{"chainId":${chain.chainIdJson},"blockNumber":"`);
     CHAIN_ID_BYTES.set(chain, idBytes);
   }
   w.bytes(idBytes);
-  w.bytes(F.blockNumber);
   w.uint(b);
   w.bytes(F.blockHash);
-  chain.writeBlockHash(w, b);
+  chain.writeBlockHashDigits(w, b);
   w.bytes(F.baseFee);
   w.uint(baseFee);
   w.bytes(F.gasUsed);
   w.uint(gasUsed);
   w.bytes(F.parentHash);
   if (b >= 1) {
-    chain.writeBlockHash(w, b - 1);
+    chain.writeBlockHashDigits(w, b - 1);
   } else w.bytes(F.zeroHash);
   w.bytes(F.feesSpent);
   const approx = feesHi * 1e9 + feesLo;

@@ -141,8 +141,13 @@ export class EvmChain {
   }
 
   /** Appends blockHash(b) ("0x" + 64 hex digits, b >= 0) to w. */
-  writeBlockHash(w: AsciiWriter, b: number): void {
+  private writeBlockHash(w: AsciiWriter, b: number): void {
     w.bytes(HEX_PREFIX);
+    this.writeBlockHashDigits(w, b);
+  }
+
+  /** Appends the 64 hex digits of blockHash(b) (writers that put "0x" in their fixed text). */
+  writeBlockHashDigits(w: AsciiWriter, b: number): void {
     randomHexInto(w, hash3(this.domain, K.blockHash, b), 8);
   }
 
@@ -166,8 +171,13 @@ export class EvmChain {
   }
 
   /** Appends txHash(g) ("0x" + 64 hex digits) to w. */
-  writeTxHash(w: AsciiWriter, g: number): void {
+  private writeTxHash(w: AsciiWriter, g: number): void {
     w.bytes(HEX_PREFIX);
+    this.writeTxHashDigits(w, g);
+  }
+
+  /** Appends the 64 hex digits of txHash(g). */
+  writeTxHashDigits(w: AsciiWriter, g: number): void {
     const start = w.pos;
     randomHexInto(w, hash3(this.domain, K.txHash, g), 6);
     const m = bytesHash(w.buf, start, start + 48);

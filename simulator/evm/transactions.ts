@@ -12,17 +12,20 @@ const TRANSFER_METHOD_JSON = JSON.stringify(TRANSFER_METHOD);
 const SAFE_TRANSFER_METHOD_JSON = JSON.stringify(SAFE_TRANSFER_METHOD);
 const NATIVE_METHOD_JSON = JSON.stringify(NATIVE_METHOD);
 const CREATION_METHOD_JSON = JSON.stringify(CREATION_METHOD);
-const METHOD_BYTES = {
-  native: asciiBytes(NATIVE_METHOD_JSON), creation: asciiBytes(CREATION_METHOD_JSON),
-  transfer: asciiBytes(TRANSFER_METHOD_JSON), safeTransfer: asciiBytes(SAFE_TRANSFER_METHOD_JSON),
-};
-/** Fixed fragments of nativeText, in field order. */
+/**
+ * Fixed fragments of nativeText, in field order. Neighbouring fixed text is joined into one
+ * fragment wherever the value between is one of a few (status and type, the from and to slots,
+ * the method), so an item is a dozen copies rather than twenty.
+ */
 const F = {
-  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"'),
-  blockIndex: asciiBytes(',"blockIndex":'), txHash: asciiBytes(',"txHash":"'), txStatus0: asciiBytes('","txStatus":"0","txType":'),
-  txStatus1: asciiBytes('","txStatus":"1","txType":'), gasLimit: asciiBytes(',"gasLimit":"'), gasUsed: asciiBytes('","gasUsed":"'),
-  gasPrice: asciiBytes('","gasPrice":"'), nonce: asciiBytes('","nonce":"'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'),
-  method: asciiBytes(',"method":'), value: asciiBytes(',"value":"'), end: asciiBytes('"}'),
+  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"0x'),
+  txHash: asciiBytes(',"txHash":"0x'),
+  /** By failed (0/1) * 2 + legacy type (0/1): status, type and the gasLimit key. */
+  statusType: [
+    asciiBytes('","txStatus":"1","txType":2,"gasLimit":"'), asciiBytes('","txStatus":"1","txType":0,"gasLimit":"'),
+    asciiBytes('","txStatus":"0","txType":2,"gasLimit":"'), asciiBytes('","txStatus":"0","txType":0,"gasLimit":"'),
+  ],
+  gasUsed: asciiBytes('","gasUsed":"'), gasPrice: asciiBytes('","gasPrice":"'), nonce: asciiBytes('","nonce":"'), end: asciiBytes('"}'),
 };
 /** Scratch of nativeText (one item at a time; read back as a flat string before the next). */
 const NATIVE_SCRATCH = new AsciiWriter();
@@ -43,16 +46,25 @@ export class TxModel {
   private readonly failResidue: number;
   /** JSON text of addressInfo(slot) for every pool slot (the pool is small and fixed). */
   private readonly addressInfoJson: string[];
-  /** Bytes of addressInfoJson, for the nativeText writer. */
-  private readonly addressInfoBytes: Uint8Array[];
-  /** '","chainId":<id>' of this chain, as bytes. */
+  /** '","chainId":<id>,"blockIndex":' of this chain, as bytes. */
   private readonly chainIdBytes: Uint8Array;
+  /** Per from slot: '","from":<addressInfo>,"to":'. */
+  private readonly fromBytes: Uint8Array[];
+  /** Per to slot: '<addressInfo>,"method":<method>,"value":"', for the slot's usual method and for a contract's creation. */
+  private readonly toBytes: Uint8Array[];
+  private readonly toCreationBytes: Uint8Array[];
 
   constructor(private readonly model: EvmChainModel) {
+    const { pool, tokens } = model;
     this.failResidue = hash32(model.chain.domain, K.fail) % FAIL_MODULUS;
-    this.addressInfoJson = Array.from({ length: model.pool.P }, (_, slot) => JSON.stringify(this.addressInfo(slot)));
-    this.addressInfoBytes = this.addressInfoJson.map(asciiBytes);
-    this.chainIdBytes = asciiBytes(`","chainId":${model.chain.chainIdJson}`);
+    this.addressInfoJson = Array.from({ length: pool.P }, (_, slot) => JSON.stringify(this.addressInfo(slot)));
+    this.chainIdBytes = asciiBytes(`","chainId":${model.chain.chainIdJson},"blockIndex":`);
+    this.fromBytes = this.addressInfoJson.map((info) => asciiBytes(`","from":${info},"to":`));
+    const toTail = (slot: number, method: string): Uint8Array => asciiBytes(`${this.addressInfoJson[slot]},"method":${method},"value":"`);
+    this.toBytes = this.addressInfoJson.map((_, slot) =>
+      toTail(slot, slot < pool.E ? NATIVE_METHOD_JSON : tokens[slot - pool.E].ercType === 'ERC-20' ? TRANSFER_METHOD_JSON : SAFE_TRANSFER_METHOD_JSON),
+    );
+    this.toCreationBytes = this.addressInfoJson.map((_, slot) => toTail(slot, CREATION_METHOD_JSON));
   }
 
   isFailed(g: number): boolean {
@@ -126,27 +138,23 @@ export class TxModel {
     const block = chain.blockOf(g);
     const index = g - chain.txsBefore(block);
     const toSlot = pool.toSlot(g);
-    const t = toSlot >= pool.E ? toSlot - pool.E : -1;
-    const call = t >= 0;
+    const call = toSlot >= pool.E;
     w.bytes(F.blockNumber);
     w.uint(block);
     w.bytes(F.blockTimestamp);
     w.uint(chain.timestamp(block));
     w.bytes(F.blockHash);
-    chain.writeBlockHash(w, block);
+    chain.writeBlockHashDigits(w, block);
     w.bytes(this.chainIdBytes);
-    w.bytes(F.blockIndex);
     w.uint(index);
     w.bytes(F.txHash);
-    chain.writeTxHash(w, g);
+    chain.writeTxHashDigits(w, g);
     const failed = g % FAIL_MODULUS === this.failResidue && !call;
-    w.bytes(failed ? F.txStatus0 : F.txStatus1);
-    w.byte(hash3(d, K.txType, g) % 10 === 0 ? 48 : 50);
+    w.bytes(F.statusType[(failed ? 2 : 0) + (hash3(d, K.txType, g) % 10 === 0 ? 1 : 0)]);
     // this.gas(g, block), without the object.
     const gasLimit = call ? intIn4(60_000, 300_000, d, K.gas, g, 1) : 21_000;
     const gasUsed = call ? Math.floor((gasLimit * intIn4(60, 95, d, K.gas, g, 2)) / 100) : 21_000;
     const gasPrice = this.baseFee(block) + intIn4(0, 3, d, K.gas, g, 3) * GWEI;
-    w.bytes(F.gasLimit);
     w.uint(gasLimit);
     w.bytes(F.gasUsed);
     w.uint(gasUsed);
@@ -154,14 +162,9 @@ export class TxModel {
     w.uint(gasPrice);
     w.bytes(F.nonce);
     w.uint(Math.floor(g / pool.E));
-    w.bytes(F.from);
-    w.bytes(this.addressInfoBytes[pool.fromSlot(g)]);
-    w.bytes(F.to);
-    w.bytes(this.addressInfoBytes[toSlot]);
-    w.bytes(F.method);
+    w.bytes(this.fromBytes[pool.fromSlot(g)]);
     // A contract's first call is its creation (its transfers are the initial mints).
-    w.bytes(!call ? METHOD_BYTES.native : g < pool.P ? METHOD_BYTES.creation : this.model.tokens[t].ercType === 'ERC-20' ? METHOD_BYTES.transfer : METHOD_BYTES.safeTransfer);
-    w.bytes(F.value);
+    w.bytes(call && g < pool.P ? this.toCreationBytes[toSlot] : this.toBytes[toSlot]);
     // this.nativeValue(g)
     if (call) w.byte(48);
     else if (hash4(d, K.value, g, 9) / 4294967296 < 0.01) w.ascii(this.nativeValue(g));

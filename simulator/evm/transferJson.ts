@@ -31,8 +31,8 @@ const erc20TokenJson = new WeakMap<TokenContract, string>();
 
 /** Fixed fragments of transferListText, in field order. */
 const F = {
-  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"'),
-  txHash: asciiBytes('","txHash":"'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'), logIndex: asciiBytes(',"logIndex":'),
+  blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"0x'),
+  txHash: asciiBytes('","txHash":"0x'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'), logIndex: asciiBytes(',"logIndex":'),
 };
 /** Scratch of transferListText (one item at a time; read back as a flat string before the next). */
 const TRANSFER_SCRATCH = new AsciiWriter();
@@ -91,9 +91,9 @@ export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: Toke
   w.bytes(F.blockTimestamp);
   w.uint(ts);
   w.bytes(F.blockHash);
-  chain.writeBlockHash(w, block);
+  chain.writeBlockHashDigits(w, block);
   w.bytes(F.txHash);
-  chain.writeTxHash(w, g);
+  chain.writeTxHashDigits(w, g);
   w.bytes(F.from);
   // ledger.receiverSlot, without the rest array.
   const coins = token.coins;

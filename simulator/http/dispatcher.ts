@@ -75,7 +75,9 @@ export class Dispatcher {
         nowSec: Math.floor(this.deps.clock() / 1000),
         page: new TokenPageHelper(this.deps.codec, binding, pageToken || null, plan.shortLimit),
       };
-      const result = await route.handler(ctx);
+      // List handlers answer synchronously: no await (and no microtask hop) unless it is a promise.
+      const out = route.handler(ctx);
+      const result: unknown = out instanceof Promise ? await out : out;
       this.send(res, 200, result, headers, plan);
     } catch (err) {
       const apiError = err instanceof ApiError ? err : internal(err);

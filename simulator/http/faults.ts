@@ -28,6 +28,8 @@ export class FaultInjector {
   private probs: Partial<Record<FaultKind, number>>;
   private readonly rand: () => number;
   private readonly bursts = new Map<string, number>();
+  /** This request's draws, one per fault kind (in FAULT_KINDS order). */
+  private readonly draws = new Float64Array(FAULT_KINDS.length);
   readonly injected: Record<FaultKind, number> = emptyCounts();
 
   constructor(probs: Partial<Record<FaultKind, number>> = {}, seed = 1) {
@@ -44,49 +46,51 @@ export class FaultInjector {
   }
 
   plan(clientId: string, hasToken: boolean): FaultPlan {
-    const draws = {} as Record<FaultKind, number>;
-    for (const k of FAULT_KINDS) draws[k] = this.rand();
+    // Always the same number of draws, whatever fires (see the class comment).
+    const draws = this.draws;
+    for (let i = 0; i < FAULT_KINDS.length; i++) draws[i] = this.rand();
     const extra = this.rand();
-    const fires = (k: FaultKind): boolean => draws[k] < (this.probs[k] ?? 0);
-    const plan: FaultPlan = { shortLimit: (limit) => limit };
 
-    const burstLeft = this.bursts.get(clientId) ?? 0;
+    const burstLeft = this.bursts.size > 0 ? (this.bursts.get(clientId) ?? 0) : 0;
     if (burstLeft > 0) {
       if (burstLeft === 1) this.bursts.delete(clientId);
       else this.bursts.set(clientId, burstLeft - 1);
-      plan.error = tooMany();
-      return plan;
+      return { error: tooMany(), shortLimit: sameLimit };
     }
     for (const [kind, status] of [['http500', 500], ['http502', 502], ['http503', 503]] as const) {
-      if (fires(kind)) {
+      if (this.fires(kind)) {
         this.injected[kind]++;
-        plan.error = new ApiError(status, `Injected fault ${status}`);
-        return plan;
+        return { error: new ApiError(status, `Injected fault ${status}`), shortLimit: sameLimit };
       }
     }
-    if (hasToken && fires('expiredToken')) {
+    if (hasToken && this.fires('expiredToken')) {
       this.injected.expiredToken++;
-      plan.error = new ApiError(400, 'Page token expired');
-      return plan;
+      return { error: new ApiError(400, 'Page token expired'), shortLimit: sameLimit };
     }
-    if (fires('burst429')) {
+    if (this.fires('burst429')) {
       this.injected.burst429++;
       this.bursts.set(clientId, BURST_LENGTH - 1);
-      plan.error = tooMany();
-      return plan;
+      return { error: tooMany(), shortLimit: sameLimit };
     }
-    if (fires('reset')) {
+    const reset = this.fires('reset');
+    const truncate = !reset && this.fires('truncated');
+    const slow = this.fires('slow');
+    const short = this.fires('shortPage');
+    // The usual case on the hot path: nothing fires, one shared plan.
+    if (!reset && !truncate && !slow && !short) return NO_FAULT;
+    const plan: FaultPlan = { shortLimit: sameLimit };
+    if (reset) {
       this.injected.reset++;
       plan.reset = true;
-    } else if (fires('truncated')) {
+    } else if (truncate) {
       this.injected.truncated++;
       plan.truncate = true;
     }
-    if (fires('slow')) {
+    if (slow) {
       this.injected.slow++;
       plan.delayMs = 200 + Math.floor(extra * 1300);
     }
-    if (fires('shortPage')) {
+    if (short) {
       plan.shortLimit = (limit) => {
         if (limit <= 1) return limit;
         this.injected.shortPage++;
@@ -95,7 +99,16 @@ export class FaultInjector {
     }
     return plan;
   }
+
+  /** Whether fault `kind` fires on this request's draw. */
+  private fires(kind: FaultKind): boolean {
+    return this.draws[FAULT_INDEX[kind]] < (this.probs[kind] ?? 0);
+  }
 }
+
+const sameLimit = (limit: number): number => limit;
+const NO_FAULT: FaultPlan = Object.freeze({ shortLimit: sameLimit });
+const FAULT_INDEX = Object.fromEntries(FAULT_KINDS.map((k, i) => [k, i])) as Record<FaultKind, number>;
 
 function tooMany(): ApiError {
   return new ApiError(429, 'Too many requests', { 'retry-after': '1', 'ratelimit-reset': '1' });

@@ -71,7 +71,11 @@ const ISSUED_KEPT = 4096;
 
 /** Binding of a request: method, route pattern, path params and every query param except paging. */
 export function bindingOf(method: string, routePath: string, params: Record<string, string>, query: URLSearchParams, body: unknown): string {
-  const q = [...query.entries()].filter(([k]) => k !== 'pageToken' && k !== 'pageSize').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const p = Object.keys(params).sort().map((k) => [k, params[k]]);
+  const q: [string, string][] = [];
+  for (const [k, v] of query) if (k !== 'pageToken' && k !== 'pageSize') q.push([k, v]);
+  if (q.length > 1) q.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(params);
+  if (keys.length > 1) keys.sort();
+  const p = keys.map((k) => [k, params[k]]);
   return JSON.stringify([method, routePath, p, q, body ?? null]);
 }

@@ -79,8 +79,14 @@ export class AsciiWriter {
 
   /** Decimal digits of a non-negative integer <= 2^53, as String(n) spells them. */
   uint(n: number): void {
-    let len = 1;
-    while (len < 16 && n >= POW10[len]) len++;
+    if (n < 10) {
+      this.byte(48 + n);
+      return;
+    }
+    // Digit count from the bit length (log10(2) ~ 1233 / 4096), corrected by one comparison.
+    const bits = n < 4294967296 ? 32 - Math.clz32(n) : 64 - Math.clz32(Math.floor(n / 4294967296));
+    let len = (bits * 1233) >>> 12;
+    if (n >= POW10[len]) len++;
     this.ensure(len);
     const end = this.pos + len;
     this.pos = end;

@@ -4,7 +4,7 @@ import { API_KEY_HEADER } from './auth.ts';
 import type { Authenticator, Client } from './auth.ts';
 import type { FaultInjector, FaultPlan } from './faults.ts';
 import { bodyBytes, parsedItem, recycleWriters, serializeBody } from './jsonText.ts';
-import { TokenPageHelper, TruthPageHelper } from './pageHelpers.ts';
+import { TokenPageHelper, TruthPageHelper, WalkCache } from './pageHelpers.ts';
 import { bindingOf } from './pageToken.ts';
 import type { PageTokenCodec } from './pageToken.ts';
 import type { RateLimiter } from './rateLimit.ts';
@@ -35,6 +35,8 @@ const MAX_BODY = 1 << 20;
  * failed request still costs CU, as on the public service).
  */
 export class Dispatcher {
+  private readonly walks = new WalkCache();
+
   constructor(private readonly deps: DispatcherDeps, private readonly admin: AdminHandler) {}
 
   async handle(service: Service, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -73,7 +75,7 @@ export class Dispatcher {
         body,
         world: this.deps.world,
         nowSec: Math.floor(this.deps.clock() / 1000),
-        page: new TokenPageHelper(this.deps.codec, binding, pageToken || null, plan.shortLimit),
+        page: new TokenPageHelper(this.deps.codec, binding, pageToken || null, plan.shortLimit, this.walks, this.deps.world.steps),
       };
       // List handlers answer synchronously: no await (and no microtask hop) unless it is a promise.
       const out = route.handler(ctx);

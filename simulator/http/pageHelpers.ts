@@ -1,6 +1,26 @@
 import type { PageFetch, PageHelper, PageResult } from './route.ts';
 import type { PageTokenCodec } from './pageToken.ts';
 
+/** Lists computed for recent walks, by world step and binding (least recently used dropped first). */
+export class WalkCache {
+  private readonly entries = new Map<string, unknown>();
+
+  constructor(private readonly capacity = 32) {}
+
+  get<T>(key: string, compute: () => T): T {
+    if (this.entries.has(key)) {
+      const hit = this.entries.get(key) as T;
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const value = compute();
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, value);
+    return value;
+  }
+}
+
 /** Serves one page per request: decodes the request's token, encodes the next one. */
 export class TokenPageHelper implements PageHelper {
   constructor(
@@ -8,7 +28,13 @@ export class TokenPageHelper implements PageHelper {
     private readonly binding: string,
     private readonly token: string | null,
     private readonly shortPage: (limit: number) => number,
+    private readonly walks: WalkCache,
+    private readonly worldStep: number,
   ) {}
+
+  memo<T>(compute: () => T): T {
+    return this.walks.get(`${this.worldStep}|${this.binding}`, compute);
+  }
 
   paginate<C, I>(opts: { pageSize: number; first: C; fetch: PageFetch<C, I> }): PageResult<I> {
     const cursor = this.token ? (this.codec.decode(this.token, this.binding) as C) : opts.first;
@@ -48,6 +74,10 @@ export class TruthPageHelper implements PageHelper {
 
   shortLimit(limit: number): number {
     return limit;
+  }
+
+  memo<T>(compute: () => T): T {
+    return compute();
   }
 }
 

@@ -29,6 +29,12 @@ export interface PageHelper {
    * may hold, possibly fewer than `limit`. The handler must then issue a token to the rest.
    */
   shortLimit(limit: number): number;
+  /**
+   * The whole filtered, ordered list a walk pages over, computed once per world step and filters
+   * (the request's binding) and shared by the walk's pages, so a page costs a search and a slice
+   * rather than a pass over everything. `compute` must depend only on the world and the filters.
+   */
+  memo<T>(compute: () => T): T;
 }
 
 export interface RequestContext {

@@ -49,14 +49,15 @@ function utxoHandler(post: boolean) {
       assetId = cb58Id(assetRaw, 'assetId');
     }
     const order = sortOrder(ctx, 'asc');
-    const { items, keyOf } = listUtxos(gen.ledger, chain, {
+    const filter = {
       addresses,
       assetId,
       minUtxoAmount: bigIntParam(ctx.query, 'minUtxoAmount', { min: 0n }) ?? 0n,
       includeSpent: boolParam(ctx.query, 'includeSpent', false),
       sortBy: enumParam(ctx.query, 'sortBy', ['timestamp', 'amount'] as const) ?? 'timestamp',
       sortOrder: order,
-    });
+    };
+    const { items, keyOf } = ctx.page.memo(() => listUtxos(gen.ledger, chain, filter));
     const page = walk(ctx, size, items, keyOf, order);
     return { nextPageToken: page.nextPageToken, utxos: page.items, chainInfo: chainInfo(chain, net) };
   };
@@ -101,11 +102,20 @@ const transactions: RouteDef = {
     }
     const size = pageSize(ctx.query, { def: 10, max: 100 });
     const order = sortOrder(ctx, 'desc');
-    const { items, keyOf, records } = listTransactions(gen.ledger, chain, { addresses, txTypes, startTimestamp, endTimestamp, l1ValidationId, sortOrder: order });
+    const { items, keyOf, records } = ctx.page.memo(() =>
+      listTransactions(gen.ledger, chain, { addresses, txTypes, startTimestamp, endTimestamp, l1ValidationId, sortOrder: order }),
+    );
     // Short pages: the fault hook may cut the page, and so does the UTXO volume threshold.
     const limit = ctx.page.shortLimit(size);
     const utxos = (t: PnTransaction) => records.get(t)?.utxoCount ?? 0;
-    const admit = (page: PnTransaction[], next: PnTransaction) => page.reduce((s, t) => s + utxos(t), 0) + utxos(next) <= UTXOS_PER_PAGE_BUDGET;
+    // UTXOs of the page so far (keyedFetch admits from the second item on, and only appends).
+    let used = 0;
+    const admit = (page: PnTransaction[], next: PnTransaction) => {
+      if (page.length === 1) used = utxos(page[0]);
+      if (used + utxos(next) > UTXOS_PER_PAGE_BUDGET) return false;
+      used += utxos(next);
+      return true;
+    };
     const page = ctx.page.paginate<SortKey | null, PnTransaction>({ pageSize: limit, first: null, fetch: keyedFetch(items, keyOf, order, admit) });
     return { nextPageToken: page.nextPageToken, transactions: page.items, chainInfo: chainInfo(chain, net) };
   },
@@ -158,7 +168,7 @@ const validators: RouteDef = {
     ordered(minUptime, maxUptime, 'minUptimePerformance', 'maxUptimePerformance');
     const nodeIds = listParam(q, 'nodeIds');
     const order = sortOrder(ctx, 'desc');
-    const { items, keyOf } = listValidators(gen, {
+    const { items, keyOf } = ctx.page.memo(() => listValidators(gen, {
       nodeIds,
       sortBy,
       sortOrder: order,
@@ -171,7 +181,7 @@ const validators: RouteDef = {
       minUptimePerformance: minUptime,
       maxUptimePerformance: maxUptime,
       subnetId,
-    });
+    }));
     const page = walk(ctx, size, items, keyOf, order);
     return { nextPageToken: page.nextPageToken, validators: page.items.map((v) => validatorJson(v, gen.now)) };
   },
@@ -195,7 +205,7 @@ const historicalRewards: RouteDef = {
   handler(ctx) {
     const { gen, size, filter } = rewardFilter(ctx);
     const currency = enumParam(ctx.query, 'currency', CURRENCIES) ?? 'usd';
-    const { items, keyOf } = listHistoricalRewards(gen, filter, currency);
+    const { items, keyOf } = ctx.page.memo(() => listHistoricalRewards(gen, filter, currency));
     const page = walk(ctx, size, items, keyOf, filter.sortOrder);
     return { nextPageToken: page.nextPageToken, historicalRewards: page.items };
   },
@@ -209,7 +219,7 @@ const pendingRewards: RouteDef = {
   list: { itemsKey: 'pendingRewards' },
   handler(ctx) {
     const { gen, size, filter } = rewardFilter(ctx);
-    const { items, keyOf } = listPendingRewards(gen, filter);
+    const { items, keyOf } = ctx.page.memo(() => listPendingRewards(gen, filter));
     const page = walk(ctx, size, items, keyOf, filter.sortOrder);
     return { nextPageToken: page.nextPageToken, pendingRewards: page.items };
   },
@@ -227,7 +237,7 @@ const vertices: RouteDef = {
     const { net, gen } = pnNetwork(ctx);
     const chain = pnChain(ctx, net, 'x-chain');
     const size = pageSize(ctx.query, { def: 10, max: 100 });
-    const items = [...gen.ledger.vertices].reverse();
+    const items = ctx.page.memo(() => [...gen.ledger.vertices].reverse());
     const page = walk(ctx, size, items, vertexKey, 'desc');
     return { nextPageToken: page.nextPageToken, vertices: page.items, chainInfo: chainInfo(chain, net) };
   },
@@ -247,8 +257,10 @@ const verticesByHeight: RouteDef = {
     if (height === undefined) throw badRequest('vertexHeight is required');
     const size = pageSize(ctx.query, { def: 10, max: 100 });
     const order = sortOrder(ctx, 'asc');
-    const items = gen.ledger.vertices.filter((v) => v.vertexHeight === height);
-    if (order === 'desc') items.reverse();
+    const items = ctx.page.memo(() => {
+      const atHeight = gen.ledger.vertices.filter((v) => v.vertexHeight === height);
+      return order === 'desc' ? atHeight.reverse() : atHeight;
+    });
     const page = walk(ctx, size, items, vertexKey, order);
     return { nextPageToken: page.nextPageToken, vertices: page.items, chainInfo: chainInfo(chain, net) };
   },

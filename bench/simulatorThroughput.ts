@@ -4,6 +4,7 @@
  * Run: npx tsx bench/simulatorThroughput.ts [--seconds 5] [--clients 4] [--page-size 100] [--warmup 1] [--only text]
  */
 import { fork } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -35,13 +36,8 @@ interface Ready {
 
 function startServer(options: object): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(new URL('./simulatorServe.ts', import.meta.url)), [JSON.stringify(options)], {
-    // BENCH_SIM_CPU_PROF=<dir> writes a V8 CPU profile of each simulator process there;
     // BENCH_SIM_NODE_FLAGS passes more flags to it (e.g. "--trace-gc").
-    execArgv: [
-      '--import', 'tsx', '--expose-gc',
-      ...(process.env.BENCH_SIM_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SIM_CPU_PROF] : []),
-      ...(process.env.BENCH_SIM_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-    ],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SIM_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -54,6 +50,17 @@ function ask(child: ChildProcess, type: 'rss' | 'heap' | 'cpu'): Promise<number>
   return new Promise((resolve) => {
     child.once('message', (m: { rss?: number; heapUsed?: number; cpuMs?: number }) => resolve((type === 'rss' ? m.rss : type === 'heap' ? m.heapUsed : m.cpuMs) ?? 0));
     child.send({ type: type === 'cpu' ? 'cpu' : 'rss' });
+  });
+}
+
+/** BENCH_SIM_CPU_PROF=<dir>: a CPU profile of the server per measured case (not its warm-up). */
+const PROFILE_DIR = process.env.BENCH_SIM_CPU_PROF;
+if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+
+function tell(child: ChildProcess, msg: { type: string; name?: string }): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('message', () => resolve());
+    child.send(msg);
   });
 }
 
@@ -165,21 +172,37 @@ const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const rates: { label: string; rate: Rate }[] = [];
 
-async function run(label: string, options: object): Promise<{ rss: number; heap: number }> {
-  const { child, ready } = await startServer(options);
+/** The EVM list walks: one chain's blocks, transactions, an address's transactions, a token's transfers. */
+function evmCases(ready: Ready): [string, string][] {
   const a = ready.addresses[0];
   const c20 = ready.contracts.find((c) => c.chainId === '43114' && c.ercType === 'ERC-20')!.address;
-  console.log(`\n${label}: server RSS at start ${mb(ready.rss)}`);
-  const cases: [string, string, string][] = [
-    ['blocks', ready.baseUrl, '/v1/chains/43114/blocks'],
-    ['chain transactions', ready.baseUrl, '/v1/chains/43114/transactions'],
-    ['address transactions', ready.baseUrl, `/v1/chains/43114/addresses/${a}/transactions:listNative`],
-    ['ERC-20 transfers', ready.baseUrl, `/v1/chains/43114/tokens/${c20}/transfers`],
+  return [
+    ['blocks', '/v1/chains/43114/blocks'],
+    ['chain transactions', '/v1/chains/43114/transactions'],
+    ['address transactions', `/v1/chains/43114/addresses/${a}/transactions:listNative`],
+    ['ERC-20 transfers', `/v1/chains/43114/tokens/${c20}/transfers`],
   ];
-  for (const [name, base, path] of cases) {
+}
+
+/** Primary-network walks (the world's history is generated on the first request, during warm-up). */
+function primaryCases(): [string, string][] {
+  return [
+    ['P-chain transactions', '/v1/networks/mainnet/blockchains/p-chain/transactions'],
+    ['X-chain vertices', '/v1/networks/mainnet/blockchains/x-chain/vertices'],
+    ['validators', '/v1/networks/mainnet/validators'],
+  ];
+}
+
+async function run(label: string, options: object, casesOf: (ready: Ready) => [string, string][]): Promise<{ rss: number; heap: number }> {
+  const { child, ready } = await startServer(options);
+  console.log(`\n${label}: server RSS at start ${mb(ready.rss)}`);
+  for (const [name, path] of casesOf(ready)) {
+    const base = ready.baseUrl;
     if (!`${label}: ${name}`.includes(ONLY)) continue;
     if (WARMUP > 0) await pagesPerSecond(child, base, path, WARMUP);
+    if (PROFILE_DIR) await tell(child, { type: 'profile-start' });
     const r = await pagesPerSecond(child, base, path);
+    if (PROFILE_DIR) await tell(child, { type: 'profile-stop', name: `${label}: ${name}`.replace(/[^A-Za-z0-9-]+/g, '_') });
     rates.push({ label: `${label}: ${name}`, rate: r });
     console.log(
       `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(6)} pages/s wall, ${r.perCpuSecond.toFixed(0).padStart(6)} pages per server-CPU-second` +
@@ -194,9 +217,16 @@ async function run(label: string, options: object): Promise<{ rss: number; heap:
 }
 
 console.log(`simulator throughput: ${CLIENTS} keep-alive clients, ${SECONDS} s per case after ${WARMUP} s of warm-up, pages of ${PAGE_SIZE} items; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
-const tiny = await run('tiny world (300 blocks)', { seed: 1, size: 'tiny' });
+const tiny = await run('tiny world (300 blocks)', { seed: 1, size: 'tiny' }, evmCases);
 // Same as tiny except the EVM height, so the memory comparison isolates the chain length.
-const huge = await run('10M-block world', { seed: 1, size: { ...WORLD_SIZES.tiny, evmBlocks: 10_000_000 } });
+const huge = await run('10M-block world', { seed: 1, size: { ...WORLD_SIZES.tiny, evmBlocks: 10_000_000 } }, evmCases);
+// The primary network of the mainnet-like size: 30k transactions per chain, 1,500 validators.
+const pn = WORLD_SIZES['mainnet-like'];
+await run(
+  'primary network (mainnet-like: 30k txs per chain)',
+  { seed: 1, size: { ...WORLD_SIZES.tiny, pnTxsPerChain: pn.pnTxsPerChain, pnAddresses: pn.pnAddresses, validators: pn.validators, vertices: pn.vertices } },
+  primaryCases,
+);
 console.log(`\n10M-block world / tiny world: RSS ${mb(huge.rss)} / ${mb(tiny.rss)} = ${(huge.rss / tiny.rss).toFixed(2)}x, JS heap ${mb(huge.heap)} / ${mb(tiny.heap)} = ${(huge.heap / tiny.heap).toFixed(2)}x`);
 // Only full pages count toward the target (tiny-world walks wrap around and serve short pages).
 const full = rates.filter((r) => r.rate.itemsPerPage >= PAGE_SIZE * 0.95);

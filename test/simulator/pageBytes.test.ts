@@ -47,6 +47,33 @@ async function fingerprints(sim: Simulator): Promise<Record<string, string>> {
   return out;
 }
 
+interface PrimaryDescription {
+  mainnet: { addresses: string[]; nodeIds: string[] };
+}
+
+async function primaryFingerprints(sim: Simulator): Promise<Record<string, string>> {
+  const { mainnet } = sim.world.describe().primary as PrimaryDescription;
+  const net = '/v1/networks/mainnet';
+  const chain = (c: string) => `${net}/blockchains/${c}`;
+  const addrs = mainnet.addresses.slice(0, 3).map((a) => encodeURIComponent(a)).join(',');
+  const cases: [string, string, number][] = [
+    ['P-chain transactions', `${chain('p-chain')}/transactions`, 100],
+    ['X-chain transactions', `${chain('x-chain')}/transactions`, 100],
+    ['C-chain transactions', `${chain('c-chain')}/transactions`, 100],
+    ['P-chain address transactions', `${chain('p-chain')}/transactions?addresses=${addrs}`, 25],
+    ['X-chain UTXOs', `${chain('x-chain')}/utxos?addresses=${addrs}&includeSpent=true`, 40],
+    ['validators', `${net}/validators`, 100],
+    ['validators by capacity', `${net}/validators?sortBy=delegationCapacity&sortOrder=asc`, 30],
+    ['validators by uptime', `${net}/validators?sortBy=uptimePerformance`, 30],
+    ['historical rewards', `${net}/rewards?addresses=${addrs}`, 50],
+    ['pending rewards', `${net}/rewards:listPending?nodeIds=${encodeURIComponent(mainnet.nodeIds.slice(0, 5).join(','))}`, 50],
+    ['vertices', `${chain('x-chain')}/vertices`, 100],
+  ];
+  const out: Record<string, string> = {};
+  for (const [name, path, size] of cases) out[name] = await fingerprint(sim, path, size);
+  return out;
+}
+
 describe('hot list pages: exact bytes', () => {
   let tiny: Simulator;
   let huge: Simulator;
@@ -76,6 +103,24 @@ describe('hot list pages: exact bytes', () => {
         "43114 blocks": "3629555c43e2e54b",
         "43114 failed transactions": "bf721b6e3212f80d",
         "43114 transactions": "918d61303e426d38",
+      }
+    `);
+  });
+
+  it('primary network', async () => {
+    expect(await primaryFingerprints(tiny)).toMatchInlineSnapshot(`
+      {
+        "C-chain transactions": "d62a9853333accc5",
+        "P-chain address transactions": "ad54d66988919a04",
+        "P-chain transactions": "659353564e5fffbd",
+        "X-chain UTXOs": "93815fa34cb2523e",
+        "X-chain transactions": "a6056ab2818286c5",
+        "historical rewards": "bc4218fccb3bcc3b",
+        "pending rewards": "4b5e4c054da88d12",
+        "validators": "61591734a3288bea",
+        "validators by capacity": "876e4ab3f66b1310",
+        "validators by uptime": "3a4949b4ee9dd35e",
+        "vertices": "f0e2c7972c3f359f",
       }
     `);
   });

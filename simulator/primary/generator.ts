@@ -372,6 +372,9 @@ export class NetworkGenerator {
       rewardAddresses,
       reward,
       delegations: [],
+      delegated: 0n,
+      delegationFees: 0n,
+      paidDelegationFees: 0n,
       uptime: Math.round((85 + this.rng.next() * 15) * 100) / 100,
       blsKey,
     };
@@ -413,6 +416,8 @@ export class NetworkGenerator {
     if (!record) return undefined;
     const d: Delegation = { tx: record, nodeId: v.nodeId, validation: v, stake, start, end, rewardAddresses, reward: gross - fee, fee };
     v.delegations.push(d);
+    v.delegated += stake;
+    v.delegationFees += d.fee;
     this.delegations.push(d);
     this.open.delegations.push(d);
     return record;
@@ -452,6 +457,7 @@ export class NetworkGenerator {
     });
     s.rewardTx = record;
     s.tx.tx.rewardTxHash = record.tx.txHash;
+    if ('validation' in s) s.validation.paidDelegationFees += s.fee;
   }
 
   // ---------- subnets and L1s ----------
@@ -510,7 +516,7 @@ export class NetworkGenerator {
       endTimestamp: end,
     });
     if (!record) return undefined;
-    const validation: Validation = { tx: record, nodeId: host.nodeId, subnetId: subnet.subnetId, stake: weight, start, end, rewardAddresses: [], reward: 0n, delegations: [], uptime: host.uptime };
+    const validation: Validation = { tx: record, nodeId: host.nodeId, subnetId: subnet.subnetId, stake: weight, start, end, rewardAddresses: [], reward: 0n, delegations: [], delegated: 0n, delegationFees: 0n, paidDelegationFees: 0n, uptime: host.uptime };
     this.validations.push(validation);
     this.open.validations.push(validation);
     return record;
@@ -693,7 +699,7 @@ export function estimatedReward(stake: bigint, seconds: number): bigint {
 /** How much more may be delegated: up to 4x own stake, total weight capped at 3M AVAX. */
 export function delegationCapacity(v: Validation): bigint {
   if (v.subnetId !== PRIMARY_NETWORK_ID) return 0n;
-  const delegated = v.delegations.reduce((s, d) => s + d.stake, 0n);
+  const delegated = v.delegated;
   const max = v.stake * 4n < MAX_VALIDATOR_WEIGHT - v.stake ? v.stake * 4n : MAX_VALIDATOR_WEIGHT - v.stake;
   return max > delegated ? max - delegated : 0n;
 }

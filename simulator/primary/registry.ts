@@ -30,6 +30,11 @@ export interface Validation {
   rewardAddresses: string[];
   reward: bigint;
   delegations: Delegation[];
+  /** Running sums over `delegations` (kept by the generator, so a validator's JSON needs no pass over them). */
+  delegated: bigint;
+  delegationFees: bigint;
+  /** Fees of the delegations already rewarded (RewardValidatorTx issued). */
+  paidDelegationFees: bigint;
   uptime: number;
   blsKey?: BlsKey;
   rewardTx?: TxRecord;

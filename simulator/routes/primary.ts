@@ -1,4 +1,5 @@
 import { badRequest } from '../http/apiError.ts';
+import { JsonItemWriter } from '../http/jsonText.ts';
 import { bigIntParam, boolParam, cb58Id, enumParam, intParam, listParam, nodeId, numberParam, pageSize } from '../http/params.ts';
 import { WEIGHT, type RequestContext, type RouteDef } from '../http/route.ts';
 import { balancesAt } from '../primary/balances.ts';
@@ -9,7 +10,7 @@ import { CURRENCIES, listHistoricalRewards, listPendingRewards } from '../primar
 import { listTransactions, UTXOS_PER_PAGE_BUDGET } from '../primary/transactionQuery.ts';
 import type { PnTransaction, Vertex } from '../primary/types.ts';
 import { listUtxos } from '../primary/utxoQuery.ts';
-import { listValidators, VALIDATOR_SORTS, validatorJson } from '../primary/validatorQuery.ts';
+import { listValidators, VALIDATOR_SORTS, writeValidator } from '../primary/validatorQuery.ts';
 import { chainInfo, ordered, parseAddresses, pnChain, pnNetwork, queryAddresses, sortOrder } from './primaryParams.ts';
 
 /**
@@ -183,7 +184,12 @@ const validators: RouteDef = {
       subnetId,
     }));
     const page = walk(ctx, size, items, keyOf, order);
-    return { nextPageToken: page.nextPageToken, validators: page.items.map((v) => validatorJson(v, gen.now)) };
+    const out = new JsonItemWriter(page.items.length);
+    for (const v of page.items) {
+      writeValidator(out.begin(), v, gen.now);
+      out.end();
+    }
+    return { nextPageToken: page.nextPageToken, validators: out.items };
   },
 };
 

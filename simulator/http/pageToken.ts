@@ -51,7 +51,8 @@ export class PageTokenCodec {
   }
 
   private mac(payload: string, binding: string): string {
-    return createHmac('sha256', this.key).update(binding).update('\n').update(payload).digest().subarray(0, 16).toString('base64url');
+    // One update of the joined text: the same bytes (and MAC) as three, with fewer native calls.
+    return createHmac('sha256', this.key).update(`${binding}\n${payload}`).digest().subarray(0, 16).toString('base64url');
   }
 }
 

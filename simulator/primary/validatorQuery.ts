@@ -42,41 +42,34 @@ export function writeValidator(w: AsciiWriter, v: Validation, now: number): void
   const status = statusOf(v, now);
   const fixed = fixedParts(v);
   w.bytes(fixed.head);
-  w.bytes(F.delegatorCount);
   w.uint(v.delegations.length);
   w.bytes(F.amountDelegated);
   writeBig(w, v.delegated);
-  w.bytes(F.status[status]);
   if (status === 'active') {
-    w.bytes(F.uptime);
-    w.bytes(fixed.uptime);
-    w.bytes(F.capacity);
+    w.bytes(fixed.active);
     writeBig(w, delegationCapacity(v));
-    w.bytes(F.potentialRewards);
-    writeBig(w, v.reward);
-    w.bytes(F.delegationRewardAmount);
+    w.bytes(fixed.potentialRewards);
     writeBig(w, v.delegationFees);
     w.bytes(F.closeObject);
-  } else if (status === 'completed' && v.subnetId === PRIMARY_NETWORK_ID) {
-    w.bytes(F.rewards);
-    writeBig(w, v.reward);
-    w.bytes(F.delegationRewardAmount);
-    writeBig(w, v.paidDelegationFees);
-    w.bytes(F.rewardAddresses);
-    w.ascii(v.rewardAddresses.map((a) => `"${a}"`).join(','));
-    w.byte(93); // ]
-    if (v.rewardTx) {
-      w.bytes(F.rewardTxHash);
-      w.ascii(v.rewardTx.tx.txHash);
-      w.byte(34); // "
+  } else if (status === 'completed') {
+    if (v.subnetId !== PRIMARY_NETWORK_ID) w.bytes(F.completed);
+    else {
+      w.bytes(fixed.rewards);
+      writeBig(w, v.paidDelegationFees);
+      w.bytes(fixed.rewardAddresses);
+      if (v.rewardTx) {
+        w.bytes(F.rewardTxHash);
+        w.ascii(v.rewardTx.tx.txHash);
+        w.byte(34); // "
+      }
+      w.byte(125); // }
     }
-    w.byte(125); // }
   } else if (status === 'removed') {
-    w.bytes(F.removeTxHash);
+    w.bytes(F.removed);
     w.ascii(v.removeTx!.tx.txHash);
     w.bytes(F.removeTimestamp);
     w.uint(v.removeTx!.tx.blockTimestamp);
-  }
+  } else w.bytes(F.pending);
   w.byte(125); // }
 }
 
@@ -89,12 +82,10 @@ export function validatorJsonText(v: Validation, now: number): string {
 
 /** Fixed fragments of writeValidator, in field order. */
 const F = {
-  delegatorCount: asciiBytes(',"delegatorCount":'), amountDelegated: asciiBytes(',"amountDelegated":"'),
-  status: Object.fromEntries((['pending', 'active', 'completed', 'removed'] as const).map((s) => [s, asciiBytes(`","validationStatus":"${s}"`)])) as Record<ValidationStatus, Uint8Array>,
-  uptime: asciiBytes(',"uptimePerformance":'), capacity: asciiBytes(',"delegationCapacity":"'),
-  potentialRewards: asciiBytes('","potentialRewards":{"validationRewardAmount":"'), delegationRewardAmount: asciiBytes('","delegationRewardAmount":"'),
-  closeObject: asciiBytes('"}'), rewards: asciiBytes(',"rewards":{"validationRewardAmount":"'), rewardAddresses: asciiBytes('","rewardAddresses":['),
-  rewardTxHash: asciiBytes(',"rewardTxHash":"'), removeTxHash: asciiBytes(',"removeTxHash":"'), removeTimestamp: asciiBytes('","removeTimestamp":'),
+  amountDelegated: asciiBytes(',"amountDelegated":"'),
+  completed: asciiBytes('","validationStatus":"completed"'), pending: asciiBytes('","validationStatus":"pending"'),
+  removed: asciiBytes('","validationStatus":"removed","removeTxHash":"'), removeTimestamp: asciiBytes('","removeTimestamp":'),
+  closeObject: asciiBytes('"}'), rewardTxHash: asciiBytes(',"rewardTxHash":"'),
 };
 
 /** Decimal digits of a non-negative amount (most fit a double exactly: digits without BigInt's toString). */
@@ -106,12 +97,26 @@ function writeBig(w: AsciiWriter, x: bigint): void {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * What of a validation never changes once it exists, as JSON bytes, spelled once per validation:
- * the fields up to endTimestamp (and blsCredentials), and uptimePerformance.
+ * What of a validation never changes once it exists, as JSON bytes, spelled once per validation
+ * with the fixed text around it: the fields up to endTimestamp (and blsCredentials), the uptime,
+ * the validation reward and the reward addresses.
  */
-const fixed = new WeakMap<Validation, { head: Uint8Array; uptime: Uint8Array }>();
+interface FixedParts {
+  /** ... through `,"delegatorCount":`. */
+  head: Uint8Array;
+  /** `","validationStatus":"active","uptimePerformance":…,"delegationCapacity":"`. */
+  active: Uint8Array;
+  /** `","potentialRewards":{"validationRewardAmount":"…","delegationRewardAmount":"`. */
+  potentialRewards: Uint8Array;
+  /** `","validationStatus":"completed","rewards":{"validationRewardAmount":"…","delegationRewardAmount":"`. */
+  rewards: Uint8Array;
+  /** `","rewardAddresses":[…]`. */
+  rewardAddresses: Uint8Array;
+}
 
-function fixedParts(v: Validation): { head: Uint8Array; uptime: Uint8Array } {
+const fixed = new WeakMap<Validation, FixedParts>();
+
+function fixedParts(v: Validation): FixedParts {
   let parts = fixed.get(v);
   if (parts !== undefined) return parts;
   let s = `{"txHash":"${v.tx.tx.txHash}","nodeId":"${v.nodeId}","subnetId":"${v.subnetId}","amountStaked":"${v.stake}"`;
@@ -121,7 +126,13 @@ function fixedParts(v: Validation): { head: Uint8Array; uptime: Uint8Array } {
     const c = v.blsKey.credentials;
     s += `,"blsCredentials":{"publicKey":"${c.publicKey}","proofOfPossession":"${c.proofOfPossession}"}`;
   }
-  parts = { head: asciiBytes(s), uptime: asciiBytes(String(v.uptime)) };
+  parts = {
+    head: asciiBytes(`${s},"delegatorCount":`),
+    active: asciiBytes(`","validationStatus":"active","uptimePerformance":${v.uptime},"delegationCapacity":"`),
+    potentialRewards: asciiBytes(`","potentialRewards":{"validationRewardAmount":"${v.reward}","delegationRewardAmount":"`),
+    rewards: asciiBytes(`","validationStatus":"completed","rewards":{"validationRewardAmount":"${v.reward}","delegationRewardAmount":"`),
+    rewardAddresses: asciiBytes(`","rewardAddresses":[${v.rewardAddresses.map((a) => `"${a}"`).join(',')}]`),
+  };
   fixed.set(v, parts);
   return parts;
 }

@@ -31,6 +31,8 @@ async function profile(msg: { type: string; name?: string }): Promise<void> {
 process.on('message', (msg: { type: string; name?: string }) => {
   if (msg.type === 'profile-start' || msg.type === 'profile-stop') void profile(msg);
   if (msg.type === 'rss') {
+    // The world's memory, not the request log's (bounded, but up to 150k entries of the load).
+    sim.resetStats();
     globalThis.gc?.();
     const mem = process.memoryUsage();
     process.send!({ type: 'rss', rss: mem.rss, heapUsed: mem.heapUsed });

@@ -223,7 +223,7 @@ async function run(label: string, options: object, casesOf: (ready: Ready) => [s
   }
   const rss = await ask(child, 'rss');
   const heap = await ask(child, 'heap');
-  console.log(`  server after load and a full GC: RSS ${mb(rss)}, JS heap used ${mb(heap)}`);
+  console.log(`  server after load, its request log cleared and a full GC: RSS ${mb(rss)}, JS heap used ${mb(heap)}`);
   await stop(child);
   return { rss, heap };
 }

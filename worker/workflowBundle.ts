@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,11 +34,38 @@ export function bundleCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'glacier-etl', 'workflow-bundles');
 }
 
+/** Bundles kept besides the current one: the most recently used, and any used within a day. */
+const KEEP_BUNDLES = 5;
+const KEEP_MS = 86_400_000;
+const BUNDLE_NAME = /^[0-9a-f]{16}\.js$/;
+
+/**
+ * Removes bundles of older code versions (1.7 MB each): all but the KEEP_BUNDLES most recently used
+ * (a bundle's mtime is touched on every use), and never one used within the last day, so a worker
+ * of another checkout that is starting right now keeps its file.
+ */
+export function pruneWorkflowBundles(dir: string, current: string, now = Date.now()): string[] {
+  const bundles = readdirSync(dir)
+    .filter((name) => BUNDLE_NAME.test(name) && join(dir, name) !== current)
+    .map((name) => ({ path: join(dir, name), used: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.used - a.used);
+  const removed: string[] = [];
+  for (const [i, b] of bundles.entries()) {
+    if (i < KEEP_BUNDLES || now - b.used < KEEP_MS) continue;
+    rmSync(b.path, { force: true });
+    removed.push(b.path);
+  }
+  return removed;
+}
+
 /** Path of the bundle for the current sources, building it first when the cache has none. */
 export async function ensureWorkflowBundle(): Promise<string> {
   const dir = bundleCacheDir();
   const path = join(dir, `${sourceHash()}.js`);
-  if (existsSync(path)) return path;
+  if (existsSync(path)) {
+    markUsed(path);
+    return path;
+  }
   mkdirSync(dir, { recursive: true });
   const script = fileURLToPath(new URL('./workflowBundle.ts', import.meta.url));
   // tsx resolved from this package, so the child works from any working directory.
@@ -50,7 +77,18 @@ export async function ensureWorkflowBundle(): Promise<string> {
     child.once('exit', resolve);
   });
   if (code !== 0 || !existsSync(path)) throw new Error(`building the workflow bundle failed (exit ${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`);
+  pruneWorkflowBundles(dir, path);
   return path;
+}
+
+/** Touches a bundle's mtime, which pruning reads as its last use (best effort: a read-only cache still works). */
+function markUsed(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // not ours to touch: pruning then just sees an older use
+  }
 }
 
 /** Child process: bundle the workflows and write the file atomically (concurrent builders race harmlessly). */

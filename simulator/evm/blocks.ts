@@ -1,4 +1,5 @@
-import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { asciiBytes, spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { intIn4 } from '../world/hash.ts';
 import type { EvmChain } from './chain.ts';
 import { K } from './chain.ts';
@@ -18,22 +19,18 @@ const F = {
 };
 /** '{"chainId":<id>,"blockNumber":"' of each chain, as bytes. */
 const CHAIN_ID_BYTES = new WeakMap<EvmChain, Uint8Array>();
-/** Scratch of blockJsonText (one item at a time; read back as a flat string before the next). */
-const BLOCK_SCRATCH = new AsciiWriter();
-
 /**
- * Block of the interface, as JSON text (the list hot path); gas and fees are the sums over its
- * transactions. Every string field is digits or hex, so none needs escaping.
+ * Block of the interface, as JSON text (writeBlock as a string; the list writes into its page
+ * buffer); gas and fees are the sums over its transactions.
  */
 export function blockJsonText(model: EvmChainModel, txs: TxModel, b: number): string {
-  const w = BLOCK_SCRATCH.reset();
-  writeBlock(w, model, txs, b);
-  return w.text();
+  return spellText((w) => writeBlock(w, model, txs, b));
 }
 
 /**
- * Spells blockJsonText(b) into w, field by field (the same bytes as blockTemplate, which documents
- * them): digits and hex go straight into the buffer, with no intermediate strings or objects.
+ * Spells block b into w, field by field (the same bytes as blockTemplate, which documents them):
+ * digits and hex go straight into the buffer, with no intermediate strings or objects. Every
+ * string field is digits or hex, so none needs escaping.
  */
 export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b: number): void {
   const { chain, pool } = model;

@@ -1,5 +1,6 @@
 import { cb58Encode } from '../world/ids.ts';
-import { AsciiWriter } from '../http/asciiWriter.ts';
+import { spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { bytesHash, fmix32, hash3, hash32, hexBytes, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
 import type { WorldSize } from '../world/size.ts';
 
@@ -45,9 +46,6 @@ export interface TxLocation {
 
 /** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
 const TIP_TIME = 1_763_000_000;
-const HASH_CACHE = 4096;
-/** "0x" + 64 hex digits: txHash and blockHash spell their digits here. */
-const HASH_SCRATCH = new AsciiWriter(66);
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const HEX_PREFIX = Uint8Array.of(48, 120); // 0x
 
@@ -64,8 +62,6 @@ export class EvmChain {
   /** The chain id as a JSON string literal (for JSON text writers). */
   readonly chainIdJson: string;
   private readonly t0: number;
-  private readonly hashCacheKey = new Float64Array(HASH_CACHE).fill(-1);
-  private readonly hashCache: string[] = new Array<string>(HASH_CACHE).fill('');
 
   constructor(readonly spec: EvmChainSpec, seed: number, size: WorldSize, private readonly steps: () => number) {
     this.domain = hash32(seed, stringHash(spec.chainId));
@@ -127,23 +123,16 @@ export class EvmChain {
     return this.t0 + 2 * b + (hash3(this.domain, K.ts, b) & 1);
   }
 
+  /**
+   * "0x" + 64 hex digits (all zeros before block 0). List pages spell the digits into their page
+   * buffer (writeBlockHashDigits); this string form serves the reference templates and details.
+   */
   blockHash(b: number): string {
     if (b < 0) return '0x' + '0'.repeat(64);
-    // Direct-mapped cache: a page touches each block's hash several times (own, parent, its txs).
-    const slot = b & (HASH_CACHE - 1);
-    if (this.hashCacheKey[slot] === b) return this.hashCache[slot];
-    // A miss (address walks touch a new block per tx) spells the digits into a scratch buffer.
-    this.writeBlockHash(HASH_SCRATCH.reset(), b);
-    const h = HASH_SCRATCH.text();
-    this.hashCacheKey[slot] = b;
-    this.hashCache[slot] = h;
-    return h;
-  }
-
-  /** Appends blockHash(b) ("0x" + 64 hex digits, b >= 0) to w. */
-  private writeBlockHash(w: AsciiWriter, b: number): void {
-    w.bytes(HEX_PREFIX);
-    this.writeBlockHashDigits(w, b);
+    return spellText((w) => {
+      w.bytes(HEX_PREFIX);
+      this.writeBlockHashDigits(w, b);
+    });
   }
 
   /** Appends the 64 hex digits of blockHash(b) (writers that put "0x" in their fixed text). */
@@ -165,15 +154,10 @@ export class EvmChain {
    * bytes. Decoding recomputes the random part, so only hashes of this chain's txs resolve.
    */
   txHash(g: number): string {
-    // Spelled into a scratch buffer and read back as one flat string (a hot path: every listed tx).
-    this.writeTxHash(HASH_SCRATCH.reset(), g);
-    return HASH_SCRATCH.text();
-  }
-
-  /** Appends txHash(g) ("0x" + 64 hex digits) to w. */
-  private writeTxHash(w: AsciiWriter, g: number): void {
-    w.bytes(HEX_PREFIX);
-    this.writeTxHashDigits(w, g);
+    return spellText((w) => {
+      w.bytes(HEX_PREFIX);
+      this.writeTxHashDigits(w, g);
+    });
   }
 
   /** Appends the 64 hex digits of txHash(g). */

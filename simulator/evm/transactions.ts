@@ -1,4 +1,5 @@
-import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { asciiBytes, spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { hash3, hash32, hash4, hexBytes, intIn, intIn4, unit } from '../world/hash.ts';
 import { K } from './chain.ts';
 import type { EvmChainModel } from './chainModel.ts';
@@ -27,8 +28,6 @@ const F = {
   ],
   gasUsed: asciiBytes('","gasUsed":"'), gasPrice: asciiBytes('","gasPrice":"'), nonce: asciiBytes('","nonce":"'), end: asciiBytes('"}'),
 };
-/** Scratch of nativeText (one item at a time; read back as a flat string before the next). */
-const NATIVE_SCRATCH = new AsciiWriter();
 
 /** Failure candidates are every 20th tx (5%); only native transfers among them fail. */
 export const FAIL_MODULUS = 20;
@@ -118,19 +117,15 @@ export class TxModel {
     return 25 * GWEI + (hash3(this.model.chain.domain, K.baseFee, block) % 5_000_000_000);
   }
 
-  /**
-   * NativeTransaction of the interface, as JSON text (the list hot path). Every string field is
-   * digits or hex, and the nested objects are precomputed per pool slot / method.
-   */
+  /** NativeTransaction of the interface, as JSON text (writeNative as a string; lists write into their page buffer). */
   nativeText(g: number): string {
-    const w = NATIVE_SCRATCH.reset();
-    this.writeNative(w, g);
-    return w.text();
+    return spellText((w) => this.writeNative(w, g));
   }
 
   /**
    * Spells nativeText(g) into w, field by field (the same bytes as the template below, which
    * documents them): digits and hex go straight into the buffer, with no intermediate strings.
+   * Every string field is digits or hex, and the nested objects are precomputed per pool slot.
    */
   writeNative(w: AsciiWriter, g: number): void {
     const { chain, pool } = this.model;

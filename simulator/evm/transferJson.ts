@@ -1,7 +1,8 @@
 import type { EvmChainModel } from './chainModel.ts';
 import { nftMetadata, tokenUri } from './nftMetadata.ts';
 import type { TokenContract, TokenLedger, TransferRecord } from './tokens.ts';
-import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { asciiBytes, spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { intIn4 } from '../world/hash.ts';
 import { K, ZERO_ADDRESS } from './chain.ts';
 import { money } from './money.ts';
@@ -34,8 +35,6 @@ const F = {
   blockNumber: asciiBytes('{"blockNumber":"'), blockTimestamp: asciiBytes('","blockTimestamp":'), blockHash: asciiBytes(',"blockHash":"0x'),
   txHash: asciiBytes('","txHash":"0x'), from: asciiBytes('","from":'), to: asciiBytes(',"to":'), logIndex: asciiBytes(',"logIndex":'),
 };
-/** Scratch of transferListText (one item at a time; read back as a flat string before the next). */
-const TRANSFER_SCRATCH = new AsciiWriter();
 
 /** Precomputed bytes of one contract's transfers: everything that depends on the unit or the contract only. */
 interface LedgerBytes {
@@ -62,13 +61,11 @@ function ledgerBytes(model: EvmChainModel, ledger: TokenLedger): LedgerBytes {
 }
 
 /**
- * Transfer k of a contract (an entry of `/tokens/:address/transfers`) as JSON text: the list hot
- * path, spelled byte by byte into a scratch buffer from k (no TransferRecord, no BigInt).
+ * Transfer k of a contract (an entry of `/tokens/:address/transfers`) as JSON text: writeTransfer
+ * as a string (the list writes into its page buffer).
  */
 export function transferListText(model: EvmChainModel, ledger: TokenLedger, k: number): string {
-  const w = TRANSFER_SCRATCH.reset();
-  writeTransfer(w, model, ledger, k);
-  return w.text();
+  return spellText((w) => writeTransfer(w, model, ledger, k));
 }
 
 /**

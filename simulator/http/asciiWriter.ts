@@ -138,6 +138,23 @@ const HEX2 = Uint16Array.from({ length: 256 }, (_, b) => pair(b.toString(16).pad
 /** DIGIT2[n]: the two decimal digits of n < 100. */
 const DIGIT2 = Uint16Array.from({ length: 100 }, (_, n) => pair(String(n).padStart(2, '0')));
 
+/** Writers lent out by spellText; a stack, so a writer that spells a nested value gets its own. */
+const spare: AsciiWriter[] = [];
+
+/**
+ * What `write` spells, as one flat string: for the off-list uses of the byte writers (ids, hashes,
+ * templates' counterparts, tests). List pages write into their page buffer instead.
+ */
+export function spellText(write: (w: AsciiWriter) => void): string {
+  const w = spare.pop() ?? new AsciiWriter();
+  try {
+    write(w.reset());
+    return w.text();
+  } finally {
+    spare.push(w);
+  }
+}
+
 /** The bytes of an ASCII fragment, for AsciiWriter.bytes. */
 export function asciiBytes(s: string): Uint8Array {
   // eslint-disable-next-line no-control-regex

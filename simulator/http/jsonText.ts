@@ -1,18 +1,11 @@
 import { AsciiWriter } from './asciiWriter.ts';
 
 /**
- * Pre-serialized JSON. Hot list handlers build each item's JSON text directly (no object, no
- * JSON.stringify walk), and the response writer splices it in verbatim. The text must be exactly
- * what JSON.stringify would produce for the item, so a body is byte-identical either way.
- */
-export class JsonText {
-  constructor(readonly json: string) {}
-}
-
-/**
- * Pre-serialized JSON as ASCII bytes: item `buf[start, end)` of a JsonItemWriter. The response
- * writer copies runs of adjacent items in one native copy; `json` is only read off the hot path
- * (ground truth, fault responses).
+ * Pre-serialized JSON as ASCII bytes: item `buf[start, end)` of a JsonItemWriter. Hot list handlers
+ * spell each item directly (no object, no JSON.stringify walk), and the response writer copies
+ * runs of adjacent items in one native copy. The bytes must be exactly what JSON.stringify would
+ * produce for the item, so a body is byte-identical either way. `json` is only read off the hot
+ * path (ground truth, fault responses).
  */
 export class JsonSpan {
   constructor(readonly w: AsciiWriter, readonly start: number, readonly end: number) {}
@@ -72,16 +65,9 @@ export class JsonItemWriter {
   }
 }
 
-/** A pre-serialized item: its JSON text, or null for a plain value. */
-function preText(v: unknown): string | null {
-  return v instanceof JsonText || v instanceof JsonSpan ? v.json : null;
-}
-
-/** JSON string literal of a value that is known to need no escaping (hex, digits, fixed ASCII). */
-export const q = (s: string): string => `"${s}"`;
 
 /**
- * The JSON text of a handler result, as JSON.stringify would write it, except that JsonText values
+ * The JSON text of a handler result, as JSON.stringify would write it, except that JsonSpan values
  * are inserted verbatim. They are recognized where handlers put them: as a field of the top-level
  * object, or as an element of an array in such a field (the items of a list page).
  */
@@ -157,7 +143,7 @@ function bodyParts(body: unknown): (string | JsonSpan)[] {
   let head = '{';
   for (const key in body) {
     const v = (body as Record<string, unknown>)[key];
-    if (Array.isArray(v) && v.length > 0 && preText(v[0]) !== null) {
+    if (Array.isArray(v) && v.length > 0 && v[0] instanceof JsonSpan) {
       parts.push(head + JSON.stringify(key) + ':[');
       let run: JsonSpan | null = null;
       for (let i = 0; i < v.length; i++) {
@@ -175,13 +161,13 @@ function bodyParts(body: unknown): (string | JsonSpan)[] {
         if (run !== null) parts.push(run, ',');
         else if (i > 0) parts.push(',');
         run = null;
-        parts.push(preText(item) ?? JSON.stringify(item) ?? 'null');
+        parts.push(JSON.stringify(item) ?? 'null');
       }
       if (run !== null) parts.push(run);
       head = '],';
       continue;
     }
-    const text = preText(v) ?? JSON.stringify(v);
+    const text = v instanceof JsonSpan ? v.json : JSON.stringify(v);
     if (text === undefined) continue; // undefined, functions: left out, as JSON.stringify does
     head += JSON.stringify(key) + ':' + text + ',';
   }
@@ -197,6 +183,5 @@ function isPlain(o: object): boolean {
 
 /** The parsed value of an item (ground truth hands out objects). */
 export function parsedItem(v: unknown): unknown {
-  const text = preText(v);
-  return text !== null ? JSON.parse(text) : v;
+  return v instanceof JsonSpan ? JSON.parse(v.json) : v;
 }

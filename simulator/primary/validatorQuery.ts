@@ -1,6 +1,7 @@
 import { PRIMARY_NETWORK_ID } from './chains.ts';
 import { delegationCapacity, type NetworkGenerator } from './generator.ts';
-import { AsciiWriter, asciiBytes } from '../http/asciiWriter.ts';
+import { asciiBytes, spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { sortByKey, type SortKey } from './keyedWalk.ts';
 import type { Validation } from './registry.ts';
 
@@ -75,9 +76,7 @@ export function writeValidator(w: AsciiWriter, v: Validation, now: number): void
 
 /** writeValidator as one string (tests, tools). */
 export function validatorJsonText(v: Validation, now: number): string {
-  const w = new AsciiWriter(1024);
-  writeValidator(w, v, now);
-  return w.text();
+  return spellText((w) => writeValidator(w, v, now));
 }
 
 /** Fixed fragments of writeValidator, in field order. */

@@ -1,4 +1,5 @@
-import { AsciiWriter } from '../http/asciiWriter.ts';
+import { spellText } from '../http/asciiWriter.ts';
+import type { AsciiWriter } from '../http/asciiWriter.ts';
 
 /**
  * Deterministic, allocation-free hashing: every synthetic value is a pure function of
@@ -80,8 +81,6 @@ export function intIn(lo: number, hi: number, ...parts: number[]): number {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-/** Scratch for hexBytes: digits are written as bytes and read back as one flat string. */
-const hexScratch = new AsciiWriter(128);
 
 /** 8 lower-case hex chars of a 32-bit word, big-endian (reads like toString(16) padded). */
 export function hex32(w: number): string {
@@ -94,9 +93,9 @@ export function hex32(w: number): string {
  * cheap on hot paths. The digits go through a scratch buffer: one flat string, no concatenations.
  */
 export function hexBytes(bytes: number, ...parts: number[]): string {
-  const w = hexScratch.reset();
-  randomHexInto(w, hash32(...parts), (bytes + 3) >>> 2);
-  return w.buf.toString('latin1', 0, bytes * 2);
+  const base = hash32(...parts);
+  const hex = spellText((w) => randomHexInto(w, base, (bytes + 3) >>> 2));
+  return bytes % 4 === 0 ? hex : hex.slice(0, bytes * 2);
 }
 
 /**

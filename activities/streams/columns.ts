@@ -9,6 +9,12 @@ import { dec38, huge, int, i64, str } from './values.ts';
 
 export const col = (name: string, type: ColumnType, comment?: string): ColumnDef => (comment ? { name, type, comment } : { name, type });
 
+/** A column added to a released table: existing warehouses get it by migration (see ColumnDef.added). */
+export const added = (column: ColumnDef, fill?: string): ColumnDef => ({ ...column, added: fill === undefined ? {} : { fill } });
+
+/** A released column whose type changed: existing warehouses convert it (see ColumnDef.added). */
+export const retyped = (column: ColumnDef): ColumnDef => ({ ...column, added: { retype: true } });
+
 /** A uint256: exact decimal text plus a DECIMAL(38,0) twin that is NULL when the value has more digits. */
 export const uint256 = (name: string, comment = 'uint256'): ColumnDef[] => [
   col(name, 'VARCHAR', `${comment}; exact decimal text`),

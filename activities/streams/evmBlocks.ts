@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Block } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
-import { col, uint256, uint256Row } from './columns.ts';
+import { added, col, uint256, uint256Row } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
 import { int, i64, str, u64 } from './values.ts';
@@ -22,6 +22,8 @@ export const evmBlocksTable: TableDef = {
     ...uint256('gas_cost', 'wei'),
     ...uint256('fees_spent', 'wei'),
     col('cumulative_transactions', 'UBIGINT'),
+    added(col('block_timestamp_ms', 'BIGINT', 'epoch milliseconds (blockTimestampMilliseconds); NULL before the Granite upgrade')),
+    added(col('block_min_delay_excess', 'UBIGINT', 'blockMinDelayExcess; NULL before the Granite upgrade')),
   ],
   primaryKey: ['chain_id', 'block_number'],
   merge: 'upsert',
@@ -53,6 +55,8 @@ export const evmBlocks: StreamDef<Block> = {
       ...uint256Row('gas_cost', b.gasCost),
       ...uint256Row('fees_spent', b.feesSpent),
       cumulative_transactions: u64(b.cumulativeTransactions),
+      block_timestamp_ms: i64(b.blockTimestampMilliseconds),
+      block_min_delay_excess: u64(b.blockMinDelayExcess),
     })),
   }),
   orderKey: (b) => Number(b.blockNumber),

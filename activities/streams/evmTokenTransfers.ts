@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { ErcTransfer } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
-import { col, erc20Token, erc20TokenRow, evmAddressInfo, evmAddressInfoRow, nftMetadata, nftMetadataRow, uint256, uint256Row } from './columns.ts';
+import { added, col, erc20Token, erc20TokenRow, evmAddressInfo, evmAddressInfoRow, nftMetadata, nftMetadataRow, uint256, uint256Row } from './columns.ts';
 import type { StreamDef } from './streamDef.ts';
 import { blockRangePartitions } from './tables/blockRanges.ts';
 import { int, i64, str, u64 } from './values.ts';
@@ -31,8 +31,10 @@ export const evmTokenTransfersTable: TableDef = {
     col('nft_token_erc_type', 'VARCHAR'),
     col('nft_owner_address', 'VARCHAR'),
     ...nftMetadata('nft_metadata'),
+    // An ERC-1155 TransferBatch is one log with one entry per token id: the id is part of the key.
+    added(col('token_id', 'VARCHAR', "key part: the entry's token id (ERC-721/1155), '' for ERC-20 (one entry per log)"), "coalesce(nft_token_id, '')"),
   ],
-  primaryKey: ['chain_id', 'contract_address', 'tx_hash', 'log_index'],
+  primaryKey: ['chain_id', 'contract_address', 'tx_hash', 'log_index', 'token_id'],
   merge: 'upsert',
   pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
@@ -81,6 +83,7 @@ export const evmTokenTransfers: StreamDef<ErcTransfer> = {
         nft_token_erc_type: str(nft?.ercType),
         nft_owner_address: str(t.erc721Token?.ownerAddress),
         ...nftMetadataRow('nft_metadata', nft?.metadata),
+        token_id: nft?.tokenId ?? '',
       };
     }),
   }),

@@ -1,10 +1,11 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { HolderEntry } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
-import { col } from './columns.ts';
+import { added, col, retyped, uint256, uint256Row } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
-import { i64 } from './values.ts';
+
+const [sortKey, sortKeyNum] = uint256('sort_key', "sortKey: the holder's balance (token smallest unit)");
 
 export const metricsHoldersTable: TableDef = {
   name: 'metrics_holders',
@@ -15,7 +16,9 @@ export const metricsHoldersTable: TableDef = {
     col('threshold', 'VARCHAR', 'minimum balance, decimal text as requested'),
     col('snapshot_at', 'BIGINT', 'epoch seconds of the run snapshot'),
     col('address', 'VARCHAR', 'holder'),
-    col('sort_key', 'BIGINT'),
+    // sort_key was a BIGINT rank before sortKey was read as the balance: converted in place, twin added.
+    retyped(sortKey),
+    added(sortKeyNum, 'TRY_CAST(sort_key AS DECIMAL(38,0))'),
   ],
   primaryKey: ['chain_id', 'contract_address', 'threshold', 'snapshot_at', 'address'],
   merge: 'upsert',
@@ -54,7 +57,7 @@ export const metricsHolders: StreamDef<HolderEntry> = {
       threshold: String(ctx.partition.params.threshold),
       snapshot_at: BigInt(ctx.snapshotAt),
       address: h.address,
-      sort_key: i64(h.sortKey),
+      ...uint256Row('sort_key', h.sortKey),
     })),
   }),
 };

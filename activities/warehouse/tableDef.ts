@@ -11,6 +11,13 @@ export interface ColumnDef {
   name: string;
   type: ColumnType;
   comment?: string;
+  /**
+   * The column came after its table was first released: the DDL also adds it to existing warehouses
+   * (ALTER TABLE ADD COLUMN IF NOT EXISTS, run when the DDL file changes). `fill` is a SQL expression
+   * over the row's other columns that sets it on rows stored before (a key column must not be NULL).
+   * `retype`: the column existed with another type; existing warehouses convert it (SET DATA TYPE).
+   */
+  added?: { fill?: string; retype?: boolean };
 }
 
 /** How rows of a page land in the table. */

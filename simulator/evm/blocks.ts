@@ -15,6 +15,7 @@ const F = {
   gasUsed: asciiBytes('","gasUsed":"'), parentHash: asciiBytes(`","gasLimit":"${GAS_LIMIT}","gasCost":"0","parentHash":"0x`),
   feesSpent: asciiBytes('","feesSpent":"'), cumulative: asciiBytes('","cumulativeTransactions":"'),
   blockTimestamp: asciiBytes('","blockTimestamp":'), txCount: asciiBytes(',"txCount":'),
+  timestampMs: asciiBytes(',"blockTimestampMilliseconds":'), minDelayExcess: asciiBytes(',"blockMinDelayExcess":'),
   zeroHash: asciiBytes('0'.repeat(64)),
 };
 /** '{"chainId":<id>,"blockNumber":"' of each chain, as bytes. */
@@ -84,6 +85,12 @@ export function writeBlock(w: AsciiWriter, model: EvmChainModel, txs: TxModel, b
   w.uint(end);
   w.bytes(F.blockTimestamp);
   w.uint(chain.timestamp(b));
+  if (chain.isGranite(b)) {
+    w.bytes(F.timestampMs);
+    w.uint(chain.timestampMs(b));
+    w.bytes(F.minDelayExcess);
+    w.uint(chain.minDelayExcess(b));
+  }
   w.bytes(F.txCount);
   w.uint(count);
   w.byte(125); // }
@@ -109,10 +116,12 @@ export function blockTemplate(model: EvmChainModel, txs: TxModel, b: number): st
   // When the double sum is at most 2^53 - 1 it is exact (both terms are then exact too).
   const approx = feesHi * 1e9 + feesLo;
   const fees = approx <= Number.MAX_SAFE_INTEGER ? String(approx) : String(BigInt(feesHi) * 1_000_000_000n + BigInt(feesLo));
+  // Blocks after the Granite upgrade add two fields; older ones keep the original shape.
+  const granite = chain.isGranite(b) ? `,"blockTimestampMilliseconds":${chain.timestampMs(b)},"blockMinDelayExcess":${chain.minDelayExcess(b)}` : '';
   return (
     `{"chainId":${chain.chainIdJson},"blockNumber":"${b}","blockHash":"${chain.blockHash(b)}","baseFee":"${baseFee}",` +
     `"gasUsed":"${gasUsed}","gasLimit":"${GAS_LIMIT}","gasCost":"0","parentHash":"${chain.blockHash(b - 1)}","feesSpent":"${fees}",` +
-    `"cumulativeTransactions":"${first + count}","blockTimestamp":${chain.timestamp(b)},"txCount":${count}}`
+    `"cumulativeTransactions":"${first + count}","blockTimestamp":${chain.timestamp(b)}${granite},"txCount":${count}}`
   );
 }
 

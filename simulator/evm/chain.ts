@@ -8,6 +8,7 @@ import type { WorldSize } from '../world/size.ts';
 export const K = {
   pair: 1, blockHash: 2, ts: 3, txHash: 4, txMask: 5, fail: 6, value: 7, gas: 8, owner: 9, coin: 10,
   eoa: 11, contract: 12, internal: 13, teleporter: 14, native: 15, nft: 16, baseFee: 17, txType: 18,
+  tsMs: 19, minDelay: 20,
 } as const;
 
 export interface EvmChainSpec {
@@ -61,6 +62,12 @@ export class EvmChain {
   readonly m: number;
   /** The chain id as a JSON string literal (for JSON text writers). */
   readonly chainIdJson: string;
+  /**
+   * First block after the Granite upgrade: blocks from here on carry blockTimestampMilliseconds and
+   * blockMinDelayExcess, older ones do not (as on the public service). Fixed at half the starting
+   * height, so every world has blocks of both shapes and growth never moves it.
+   */
+  readonly graniteBlock: number;
   private readonly t0: number;
 
   constructor(readonly spec: EvmChainSpec, seed: number, size: WorldSize, private readonly steps: () => number) {
@@ -69,6 +76,7 @@ export class EvmChain {
     this.m = Math.max(1, size.maxTxsPerBlock);
     this.t0 = TIP_TIME - 2 * this.baseHeight;
     this.chainIdJson = JSON.stringify(spec.chainId);
+    this.graniteBlock = Math.floor(this.baseHeight / 2);
   }
 
   get chainId(): string {
@@ -121,6 +129,21 @@ export class EvmChain {
 
   timestamp(b: number): number {
     return this.t0 + 2 * b + (hash3(this.domain, K.ts, b) & 1);
+  }
+
+  /** Does block b carry the Granite fields (blockTimestampMilliseconds, blockMinDelayExcess)? */
+  isGranite(b: number): boolean {
+    return b >= this.graniteBlock;
+  }
+
+  /** Epoch milliseconds of block b: within its second (timestamp(b) is its floor), so still increasing. */
+  timestampMs(b: number): number {
+    return this.timestamp(b) * 1000 + (hash3(this.domain, K.tsMs, b) % 1000);
+  }
+
+  /** The block's minimum-delay excess (ACP-226 state, an unsigned integer the node reports per block). */
+  minDelayExcess(b: number): number {
+    return 7_000_000 + (hash3(this.domain, K.minDelay, b) % 500_000);
   }
 
   /**

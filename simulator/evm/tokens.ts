@@ -18,6 +18,12 @@ export interface TokenContract {
   tokenReputation: 'Malicious' | 'Benign' | null;
   /** Transfers emitted by each call of the contract. */
   perCall: number;
+  /**
+   * ERC-1155 contracts whose calls emit one TransferBatch event: the call's perCall entries share its
+   * log index, sender and receiver, one entry per token id (coins is a multiple of perCall, so a
+   * batch's units have distinct ids and the units it sends were received by one earlier batch).
+   */
+  batch: boolean;
   /** Units ("coins") that circulate; see TokenLedger. */
   coins: number;
   /** Residue of the txs that call this contract (g ≡ residue mod P). */
@@ -53,6 +59,9 @@ export function buildTokens(size: WorldSize, domain: number, pool: AddressPool):
     const suffix = t >= NAMES.length ? ` ${Math.floor(t / NAMES.length) + 1}` : '';
     const symbol = (base.replace(/[^A-Z]/gi, '').slice(0, 4).toUpperCase() + (suffix ? suffix.trim() : '')).slice(0, 8);
     const erc20Index = t;
+    const perCall = ercType === 'ERC-721' ? 1 : 1 + (t % 2);
+    const batch = ercType === 'ERC-1155' && perCall > 1;
+    const coins = Math.max(2, Math.min(pool.E, intIn(6, 40, domain, K.coin, t)));
     return {
       t,
       address: pool.contract(t),
@@ -63,8 +72,9 @@ export function buildTokens(size: WorldSize, domain: number, pool: AddressPool):
       logoUri: `https://images.sim.local/tokens/${symbol.toLowerCase()}.png`,
       // One ERC-20 per chain (the third, when there are three) is flagged as spam.
       tokenReputation: ercType !== 'ERC-20' ? null : erc20Index === 2 ? 'Malicious' : erc20Index % 2 === 0 ? 'Benign' : null,
-      perCall: ercType === 'ERC-721' ? 1 : 1 + (t % 2),
-      coins: Math.max(2, Math.min(pool.E, intIn(6, 40, domain, K.coin, t))),
+      perCall,
+      batch,
+      coins: batch ? Math.max(2 * perCall, coins - (coins % perCall)) : coins,
       residue: pool.toResidue(pool.E + t),
       priceUsd: ercType === 'ERC-20' ? intIn(1, 5000, domain, K.coin, t, 1) / 100 : 0,
     };
@@ -87,8 +97,10 @@ export class TokenLedger {
     return countInProgression(this.token.residue, this.pool.P, G) * this.token.perCall;
   }
 
+  /** Pool slot of the receiver of transfer k (a batch's entries share the receiver of its first). */
   receiverSlot(k: number): number {
-    return intIn(0, this.pool.E - 1, this.domain, K.owner, this.token.t, k);
+    const { batch, perCall, t } = this.token;
+    return intIn(0, this.pool.E - 1, this.domain, K.owner, t, batch ? k - (k % perCall) : k);
   }
 
   /** Transfer k; the caller guarantees k is below transfersBefore(totalTxs). */
@@ -99,7 +111,7 @@ export class TokenLedger {
     return {
       k,
       g: token.residue + call * this.pool.P,
-      logIndex: k % token.perCall,
+      logIndex: token.batch ? 0 : k % token.perCall,
       from: k < token.coins ? ZERO_ADDRESS : this.pool.eoa(this.receiverSlot(k - token.coins)),
       to: this.pool.eoa(this.receiverSlot(k)),
       coin,
@@ -123,7 +135,9 @@ export class TokenLedger {
   tokenIdOf(coin: number): string | null {
     const { ercType } = this.token;
     if (ercType === 'ERC-721') return String(coin + 1);
-    if (ercType === 'ERC-1155') return String(Math.floor(coin / 2) + 1);
+    // Two units per id; in batch contracts the two units of an id are half the supply apart, so
+    // the consecutive units of one batch have different ids.
+    if (ercType === 'ERC-1155') return String((this.token.batch ? coin % Math.floor(this.token.coins / 2) : Math.floor(coin / 2)) + 1);
     return null;
   }
 

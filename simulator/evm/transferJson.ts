@@ -95,11 +95,13 @@ export function writeTransfer(w: AsciiWriter, model: EvmChainModel, ledger: Toke
   // ledger.receiverSlot, without the rest array.
   const coins = token.coins;
   const d = chain.domain;
-  w.bytes(lb.address[k < coins ? pool.E : intIn4(0, pool.E - 1, d, K.owner, token.t, k - coins)]);
+  // A batch's entries share the receiver drawn for its first entry, and one log index (0).
+  const first = token.batch ? call * perCall : k;
+  w.bytes(lb.address[k < coins ? pool.E : intIn4(0, pool.E - 1, d, K.owner, token.t, first - coins)]);
   w.bytes(F.to);
-  w.bytes(lb.address[intIn4(0, pool.E - 1, d, K.owner, token.t, k)]);
+  w.bytes(lb.address[intIn4(0, pool.E - 1, d, K.owner, token.t, first)]);
   w.bytes(F.logIndex);
-  w.uint(k - call * perCall);
+  w.uint(token.batch ? 0 : k - call * perCall);
   const coin = k % coins;
   w.bytes(lb.value[coin]);
   if (lb.erc20Tail !== null) {

@@ -8,7 +8,8 @@ import { evmChainOf } from './evmChain.ts';
 /**
  * Holder metrics (metrics listener): addresses that held more than `threshold` of a contract at
  * some instant of [startTimestamp, endTimestamp]. The tip is pinned in the cursor so pages agree.
- * sortKey is the 1-based rank by balance at the end of the frame.
+ * sortKey is the holder's balance at the end of the frame, as a decimal string (an integer of up to
+ * 78 digits: the public service's type, and the API's convention for large quantities).
  */
 export const holdersRoute: RouteDef = {
   method: 'GET',
@@ -29,13 +30,13 @@ export const holdersRoute: RouteDef = {
     const token = model.token(address);
     if (!token) return { addresses: [] };
     const ledger = model.ledgers[token.t];
-    const { items, nextPageToken } = ctx.page.paginate<{ o: number; tip: number }, { address: string; sortKey: number }>({
+    const { items, nextPageToken } = ctx.page.paginate<{ o: number; tip: number }, { address: string; sortKey: string }>({
       pageSize: size,
       first: { o: 0, tip: model.chain.tip() },
       fetch: (cur, limit) => {
         const endTs = end ?? model.chain.timestamp(cur.tip);
         const rows = holdersCached(model, ledger, threshold, start, endTs, cur.tip);
-        const items = rows.slice(cur.o, cur.o + limit).map((r, i) => ({ address: r.address, sortKey: cur.o + i + 1 }));
+        const items = rows.slice(cur.o, cur.o + limit).map((r) => ({ address: r.address, sortKey: String(r.balance) }));
         const o = cur.o + items.length;
         return { items, next: o < rows.length ? { o, tip: cur.tip } : undefined };
       },

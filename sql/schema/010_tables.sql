@@ -20,9 +20,13 @@ CREATE TABLE IF NOT EXISTS "evm_blocks" (
   "gas_cost_num"            DECIMAL(38,0),
   "fees_spent"              VARCHAR,
   "fees_spent_num"          DECIMAL(38,0),
-  "cumulative_transactions" UBIGINT
+  "cumulative_transactions" UBIGINT,
+  "block_timestamp_ms"      BIGINT,
+  "block_min_delay_excess"  UBIGINT
 );
 COMMENT ON TABLE "evm_blocks" IS 'EVM blocks (Block) of each configured chain, latest first; synced descending until the stored high-water mark.';
+ALTER TABLE "evm_blocks" ADD COLUMN IF NOT EXISTS "block_timestamp_ms" BIGINT;
+ALTER TABLE "evm_blocks" ADD COLUMN IF NOT EXISTS "block_min_delay_excess" UBIGINT;
 COMMENT ON COLUMN "evm_blocks"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_blocks"."base_fee" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."base_fee_num" IS 'wei; NULL when it does not fit 38 digits';
@@ -30,6 +34,8 @@ COMMENT ON COLUMN "evm_blocks"."gas_cost" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."gas_cost_num" IS 'wei; NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "evm_blocks"."fees_spent" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."fees_spent_num" IS 'wei; NULL when it does not fit 38 digits';
+COMMENT ON COLUMN "evm_blocks"."block_timestamp_ms" IS 'epoch milliseconds (blockTimestampMilliseconds); NULL before the Granite upgrade';
+COMMENT ON COLUMN "evm_blocks"."block_min_delay_excess" IS 'blockMinDelayExcess; NULL before the Granite upgrade';
 
 -- key: (chain_id, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_transactions" (
@@ -94,7 +100,7 @@ CREATE TABLE IF NOT EXISTS "evm_address_transactions" (
 COMMENT ON TABLE "evm_address_transactions" IS 'Which configured address each EVM transaction was listed for (link to evm_transactions).';
 COMMENT ON COLUMN "evm_address_transactions"."address" IS 'the listed address as configured';
 
--- key: (chain_id, contract_address, tx_hash, log_index); merges also match on block_number
+-- key: (chain_id, contract_address, tx_hash, log_index, token_id); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
   "chain_id"                            VARCHAR NOT NULL,
   "contract_address"                    VARCHAR NOT NULL,
@@ -142,9 +148,12 @@ CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
   "nft_metadata_background"             VARCHAR,
   "nft_metadata_attributes"             VARCHAR,
   "nft_metadata_decimals"               INTEGER,
-  "nft_metadata_properties"             VARCHAR
+  "nft_metadata_properties"             VARCHAR,
+  "token_id"                            VARCHAR NOT NULL
 );
 COMMENT ON TABLE "evm_token_transfers" IS 'Token transfers of each configured contract (Erc transfer). erc20Token flattened to erc20_token_*; ERC-721/1155 contracts send erc721Token/erc1155Token, flattened to nft_token_* and nft_metadata_*; token_standard says which object was present.';
+ALTER TABLE "evm_token_transfers" ADD COLUMN IF NOT EXISTS "token_id" VARCHAR;
+UPDATE "evm_token_transfers" SET "token_id" = coalesce(nft_token_id, '') WHERE "token_id" IS NULL;
 COMMENT ON COLUMN "evm_token_transfers"."contract_address" IS 'the configured contract (partition)';
 COMMENT ON COLUMN "evm_token_transfers"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_token_transfers"."from_address" IS 'from.address';
@@ -166,6 +175,7 @@ COMMENT ON COLUMN "evm_token_transfers"."nft_token_id" IS 'uint256 token id, exa
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_token_transfers"."token_id" IS 'key part: the entry''s token id (ERC-721/1155), '''' for ERC-20 (one entry per log)';
 
 -- key: (chain_id, address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_native_balances" (
@@ -1019,9 +1029,15 @@ CREATE TABLE IF NOT EXISTS "metrics_holders" (
   "threshold"        VARCHAR NOT NULL,
   "snapshot_at"      BIGINT NOT NULL,
   "address"          VARCHAR NOT NULL,
-  "sort_key"         BIGINT
+  "sort_key"         VARCHAR,
+  "sort_key_num"     DECIMAL(38,0)
 );
 COMMENT ON TABLE "metrics_holders" IS 'Holders of each configured contract above the chain holderThreshold (Holder entry), per snapshot.';
+ALTER TABLE "metrics_holders" ALTER COLUMN "sort_key" SET DATA TYPE VARCHAR;
+ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "sort_key_num" DECIMAL(38,0);
+UPDATE "metrics_holders" SET "sort_key_num" = TRY_CAST(sort_key AS DECIMAL(38,0)) WHERE "sort_key_num" IS NULL;
 COMMENT ON COLUMN "metrics_holders"."threshold" IS 'minimum balance, decimal text as requested';
 COMMENT ON COLUMN "metrics_holders"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "metrics_holders"."address" IS 'holder';
+COMMENT ON COLUMN "metrics_holders"."sort_key" IS 'sortKey: the holder''s balance (token smallest unit); exact decimal text';
+COMMENT ON COLUMN "metrics_holders"."sort_key_num" IS 'sortKey: the holder''s balance (token smallest unit); NULL when it does not fit 38 digits';

@@ -45,7 +45,11 @@ interface ListCase {
 }
 
 const txKey = (t: Record<string, unknown>) => t.txHash as string;
-const transferKey = (t: Record<string, unknown>) => `${t.txHash as string}/${t.logIndex as number}`;
+/** An ERC-1155 batch is several entries under one log index, one per token id: the id is part of the key. */
+const transferKey = (t: Record<string, unknown>) => {
+  const nft = (t.erc721Token ?? t.erc1155Token) as { tokenId?: string } | undefined;
+  return `${t.txHash as string}/${t.logIndex as number}/${nft?.tokenId ?? ''}`;
+};
 const tokenKey = (t: Record<string, unknown>) => `${t.address as string}/${(t.tokenId as string) ?? ''}`;
 const withNative = { nativeTokenBalance: S.NativeTokenBalance };
 

@@ -16,6 +16,8 @@ export const Block = z
   .object({
     chainId: z.string(), blockNumber: dec, blockHash: hash, baseFee: dec, gasUsed: dec, gasLimit: dec, gasCost: dec, parentHash: hash,
     feesSpent: dec, cumulativeTransactions: dec, blockTimestamp: int, txCount: int,
+    // The public service's Granite fields, on blocks after the upgrade only.
+    blockTimestampMilliseconds: int.optional(), blockMinDelayExcess: int.optional(),
   })
   .strict();
 
@@ -76,7 +78,7 @@ export const Erc20TokenBalance = erc20Token
 export const Erc721TokenBalance = erc721Token.extend({ ownerAddress: address, chainId: z.string() }).strict();
 export const Erc1155TokenBalance = erc1155Token.extend({ chainId: z.string(), balance: dec }).strict();
 export const NftToken = z.union([erc721Token.extend({ ownerAddress: address }).strict(), erc1155Token]);
-export const HolderEntry = z.object({ address, sortKey: int }).strict();
+export const HolderEntry = z.object({ address, sortKey: dec }).strict();
 
 export const ErrorBody = z.object({ message: z.union([z.string(), z.array(z.string())]), statusCode: int, error: z.string() }).strict();
 

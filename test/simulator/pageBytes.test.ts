@@ -89,18 +89,18 @@ describe('hot list pages: exact bytes', () => {
   it('tiny world', async () => {
     expect(await fingerprints(tiny)).toMatchInlineSnapshot(`
       {
-        "43113 ERC-1155 transfers": "99af8ba9383cb6c3",
+        "43113 ERC-1155 transfers": "bd89c3a22b651e12",
         "43113 ERC-20 transfers": "f479772230c0b1f1",
         "43113 ERC-721 transfers": "d68c51b0c0ddc3a7",
         "43113 address transactions": "83b2a6f0741cfa18",
-        "43113 blocks": "46e6dfb4b8887d4c",
+        "43113 blocks": "5dcd04fcc6881007",
         "43113 failed transactions": "0c213eef4c312f1d",
         "43113 transactions": "b1b2db6aabd2ff0d",
-        "43114 ERC-1155 transfers": "3e71277ac23706a2",
+        "43114 ERC-1155 transfers": "eb227896d1f79324",
         "43114 ERC-20 transfers": "725db539111932cb",
         "43114 ERC-721 transfers": "6ead9cb5e2d4ee08",
         "43114 address transactions": "eeb03a14ee0966bf",
-        "43114 blocks": "3629555c43e2e54b",
+        "43114 blocks": "02cee27295f5543d",
         "43114 failed transactions": "bf721b6e3212f80d",
         "43114 transactions": "918d61303e426d38",
       }
@@ -147,18 +147,18 @@ describe('hot list pages: exact bytes', () => {
   it('10M-block world', async () => {
     expect(await fingerprints(huge)).toMatchInlineSnapshot(`
       {
-        "43113 ERC-1155 transfers": "18a3b02c3b1f2487",
+        "43113 ERC-1155 transfers": "565cb5eca72ebe27",
         "43113 ERC-20 transfers": "d01c79157907708b",
         "43113 ERC-721 transfers": "9ef8e83627b86581",
         "43113 address transactions": "979164acf49a54d0",
-        "43113 blocks": "8c535118e895b286",
+        "43113 blocks": "1b212f60d123b2af",
         "43113 failed transactions": "566d4122a08fa7dd",
         "43113 transactions": "115c793e0ec5ef80",
-        "43114 ERC-1155 transfers": "cfe8d216dedb0de8",
+        "43114 ERC-1155 transfers": "f32ac15eeb990eea",
         "43114 ERC-20 transfers": "78452d8584324c6d",
         "43114 ERC-721 transfers": "3124e3403ffcbf61",
         "43114 address transactions": "879cceadc8619d61",
-        "43114 blocks": "2519fd6c7e3fabdb",
+        "43114 blocks": "9c7b6b5941426b1d",
         "43114 failed transactions": "8476608110c78f23",
         "43114 transactions": "4d03b86dec942a34",
       }

@@ -174,6 +174,10 @@ export const Block = z.looseObject({
   cumulativeTransactions: opt(decimal),
   blockTimestamp: opt(integer),
   txCount: opt(integer),
+  // Public service, blocks after the Granite upgrade only.
+  blockTimestampMilliseconds: opt(integer),
+  // A uint64 in the node: kept as exact text whatever its size.
+  blockMinDelayExcess: opt(decimal),
 });
 export type Block = z.infer<typeof Block>;
 

@@ -7,12 +7,33 @@ import { z } from 'zod';
  * C-chain shapes (integers sent as strings, amounts sent as numbers) are normalized here, once.
  */
 
-/** A decimal quantity (amount, balance, gas, block number). Always a string: never a JS number. */
-export const decimal = z.union([
-  z.string(),
-  // Some shapes send small quantities as JSON numbers; keep them as exact integer text.
-  z.number().transform((n) => (Number.isSafeInteger(n) ? BigInt(n).toString() : String(n))),
-]);
+/**
+ * The decimal text of a JSON number. The service serializes doubles in their shortest round-trip form,
+ * which String(n) reproduces digit for digit (12.345 stays "12.345"); only its exponent form (from
+ * 1e21, below 1e-6) is spelled out here as plain decimal digits. Integers beyond 2^53 never get here as
+ * numbers: the lossless parse keeps them as their exact text.
+ */
+export function numberText(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  const text = String(n);
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const sign = text.startsWith('-') ? '-' : '';
+  const [int, frac = ''] = text.slice(sign.length, e).split('.');
+  const exp = Number(text.slice(e + 1));
+  const digits = int + frac;
+  const point = int.length + exp;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * A decimal quantity (amount, balance, gas, block number, Money.value). Always a string, never a JS
+ * number: the interface sends decimal strings, some shapes of the public service send JSON numbers
+ * (Money.value, small quantities), kept as their exact decimal text.
+ */
+export const decimal = z.union([z.string(), z.number().transform(numberText)]);
 
 /**
  * An integer (timestamps, indexes, counts). X-chain shapes sometimes send these as numeric strings.

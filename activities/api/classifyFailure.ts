@@ -22,9 +22,14 @@ export function serverMessage(bodyText: string, fallback: string): string {
   return text || fallback;
 }
 
-/** A 400 that is about the page token: expired (24 h) or unknown. */
-function isPageTokenProblem(status: number, message: string, sentPageToken: boolean): boolean {
-  return status === 400 && sentPageToken && /page.?token|token.*(expired|invalid|unknown|not found)|(expired|invalid|unknown).*token/i.test(message);
+/**
+ * A 400 to a request that carried a page token is read as a stale token (expired after 24 h, or
+ * unknown), whatever its message says: the wording is the server's to change, and the cost of a wrong
+ * guess is bounded, because the sync core restarts a walk at most once per position (a second 400
+ * there, or any 400 without a token, fails as the non-retryable error it then is).
+ */
+function isPageTokenProblem(status: number, sentPageToken: boolean): boolean {
+  return status === 400 && sentPageToken;
 }
 
 export function classifyHttpFailure(
@@ -41,7 +46,7 @@ export function classifyHttpFailure(
   if (status >= 500 || status === 408) {
     return new RetryableApiError(request, 'server-error', message, { status, retryAfterMs: parseRetryAfterMs(headers.get('retry-after')) });
   }
-  if (isPageTokenProblem(status, message, context.sentPageToken)) return new InvalidPageTokenError(request, status, message);
+  if (isPageTokenProblem(status, context.sentPageToken)) return new InvalidPageTokenError(request, status, message);
   return new NonRetryableApiError(request, status, message);
 }
 

@@ -68,8 +68,9 @@ export class NonRetryableApiError extends DataApiError {
 }
 
 /**
- * A 400 about the page token (expired after 24 h, or unknown). Its own type: the caller restarts the
- * partition from its durable cursor instead of failing.
+ * A 400 to a request that carried a page token: read as a stale token (expired after 24 h, or
+ * unknown), whatever the message. Its own type: the caller restarts the partition from its durable
+ * cursor instead of failing, once per walk position.
  */
 export class InvalidPageTokenError extends NonRetryableApiError {
   override name = 'InvalidPageTokenError';

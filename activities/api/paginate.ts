@@ -3,7 +3,7 @@ import { PaginationLoopError, type RequestLabel } from './errors.ts';
 /** One page of a walk: its items, the token for the next page (absent on the last), and the token that fetched it. */
 export interface Page<T, R = unknown> {
   items: T[];
-  /** Absent on the last page. */
+  /** Absent on the last page (an empty token from the server arrives here as absent). */
   nextPageToken: string | undefined;
   /** The token this page was requested with (undefined for the first page of a fresh walk); save it to re-read this page. */
   requestToken: string | undefined;
@@ -29,20 +29,24 @@ export interface PaginateOptions {
 /** How many recent tokens are remembered to detect a cycle (bounded so endless walks stay small). */
 const REMEMBERED_TOKENS = 10_000;
 
+/** The token of the next page, or undefined at the end: the public OpenAPI document ends a list on an absent or an empty token. */
+export function nextPageTokenOf(token: string | null | undefined): string | undefined {
+  return token === null || token === undefined || token === '' ? undefined : token;
+}
+
 /**
- * Walks a paginated list: yields pages until `nextPageToken` is absent. Short pages (fewer items than
- * pageSize) with a token are normal and continue. An empty-string token, or a token seen before in this
- * walk, is a server bug: it throws PaginationLoopError instead of looping forever.
+ * Walks a paginated list: yields pages until `nextPageToken` is absent or empty (the end of the list).
+ * Short pages (fewer items than pageSize) with a token are normal and continue. A token seen before in
+ * this walk is a server bug: it throws PaginationLoopError instead of looping forever.
  */
 export async function* paginate<T, R>(fetchPage: (pageToken: string | undefined) => Promise<FetchedPage<T, R>>, options: PaginateOptions): AsyncGenerator<Page<T, R>> {
   const seen = new Set<string>();
-  let token = options.startToken;
-  if (token === '') throw new PaginationLoopError(options.label, token, 'empty start token');
+  // An empty saved token names no page: start at the first one.
+  let token = nextPageTokenOf(options.startToken);
   if (token !== undefined) seen.add(token);
   for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages++) {
     const fetched = await fetchPage(token);
-    const next = fetched.nextPageToken ?? undefined;
-    if (next === '') throw new PaginationLoopError(options.label, next, 'server sent an empty nextPageToken');
+    const next = nextPageTokenOf(fetched.nextPageToken);
     if (next !== undefined && seen.has(next)) throw new PaginationLoopError(options.label, next, 'server repeated a nextPageToken: the walk would never end');
     yield { items: fetched.items, nextPageToken: next, requestToken: token, response: fetched.response };
     if (next === undefined) return;

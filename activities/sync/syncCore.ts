@@ -1,5 +1,6 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
+import { nextPageTokenOf } from '../api/paginate.ts';
 import { STREAMS } from '../streams/catalog.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
@@ -9,7 +10,7 @@ import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './types.ts';
-import { advanceWalk, restartWalk, startWalk, type Walk } from './walk.ts';
+import { advanceWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
   client: StreamClient;
@@ -88,7 +89,6 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
     let rows = 0;
-    let restarts = 0;
     const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
     // Pages fetched since the last commit. They are committed together, with the walk state after the
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
@@ -115,9 +115,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       try {
         page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
       } catch (error) {
-        // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
-        if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {
-          log.warn({ err: error.message }, 'page token rejected; restarting the walk from its cursor');
+        // A rejected token (expired or unknown): go back to the start of this walk (its cursor is
+        // durable); upserts absorb the overlap. Once per position: rejected again where the walk
+        // restarted last, the 400 is not about a stale token and fails as it is (non-retryable).
+        if (error instanceof InvalidPageTokenError && mayRestartWalk(walk)) {
+          log.warn({ err: error.message, position: walkPosition(walk) }, 'page token rejected; restarting the walk from its cursor');
           await flush(walk, false);
           walk = restartWalk(walk);
           seenTokens.clear();
@@ -128,10 +130,12 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         throw error;
       }
       if (walk.pageToken !== null) seenTokens.add(walk.pageToken);
-      if (page.nextPageToken === '' || (page.nextPageToken !== undefined && seenTokens.has(page.nextPageToken))) {
+      // An absent or empty token ends the list; only a token this walk already sent is a loop.
+      const nextToken = nextPageTokenOf(page.nextPageToken);
+      if (nextToken !== undefined && seenTokens.has(nextToken)) {
         const [method, target] = stream.endpoint.split(' ');
         await flush(walk, false);
-        throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, page.nextPageToken, `server ${page.nextPageToken ? 'repeated a nextPageToken' : 'sent an empty nextPageToken'}: the walk would never end`);
+        throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, nextToken, 'server repeated a nextPageToken: the walk would never end');
       }
       const byTable = stream.normalize(page as never, ctx);
       for (const table of stream.tables) {
@@ -141,7 +145,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       }
       pending.pages += 1;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
-      const next = advanceWalk(mode, walk, keys, page.nextPageToken);
+      const next = advanceWalk(mode, walk, keys, nextToken);
       walk = next.walk;
       if (next.complete) {
         await flush(walk, true);

@@ -28,6 +28,13 @@ export interface WalkCursor {
   next?: number;
   /** snapshots */
   snapshotAt?: number;
+  /** Pages this walk has read since it started (or restarted): the position of its next request. */
+  page?: number;
+  /**
+   * The position at which this walk last restarted on a rejected page token. A second rejection at the
+   * same position is not a stale token (the walk got there afresh): it fails instead of looping.
+   */
+  staleAt?: number;
 }
 
 export interface Walk {
@@ -56,9 +63,23 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
   }
 }
 
-/** The walk after an expired page token: back to its first page, keeping the durable cursor. */
+/** Position of the walk's next request (-1: unknown, a walk stored before positions were counted). */
+export function walkPosition(walk: Walk): number {
+  return walk.cursor.page ?? (walk.pageToken === null ? 0 : -1);
+}
+
+/**
+ * Whether a rejected page token may restart this walk: once per position. An unknown position (-1)
+ * never matches, so such a walk restarts and counts from then on.
+ */
+export function mayRestartWalk(walk: Walk): boolean {
+  const position = walkPosition(walk);
+  return walk.pageToken !== null && (position < 0 || walk.cursor.staleAt !== position);
+}
+
+/** The walk after an expired page token: back to its first page, keeping the durable cursor and where the token was rejected. */
 export function restartWalk(walk: Walk): Walk {
-  return { pageToken: null, cursor: { ...walk.cursor } };
+  return { pageToken: null, cursor: { ...walk.cursor, page: 0, staleAt: walkPosition(walk) } };
 }
 
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
@@ -74,15 +95,16 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
         const hwm = maxOf(c.hwm, walkTop === undefined ? [] : [walkTop]);
         return { complete: true, walk: { pageToken: null, cursor: { hwm, runId: c.runId } } };
       }
-      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop } } };
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop, page: (c.page ?? 0) + 1 } } };
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);
       if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId } } };
-      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen } } };
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen, page: (c.page ?? 0) + 1 } } };
     }
     case 'snapshot-merge':
     case 'snapshot-replace':
-      return { complete: nextPageToken === undefined, walk: { pageToken: nextPageToken ?? null, cursor: c } };
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { runId: c.runId, snapshotAt: c.snapshotAt } } };
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, page: (c.page ?? 0) + 1 } } };
   }
 }

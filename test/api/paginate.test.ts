@@ -76,8 +76,20 @@ describe('paginate', () => {
     await expect(collect(paginate(fetchPage, { label }))).rejects.toMatchObject({ kind: 'pagination-loop', pageToken: 'a' });
   });
 
-  it('fails loudly on an empty-string token instead of restarting from the first page', async () => {
-    const { fetchPage } = server({ '': { items: [1], nextPageToken: '', response: null } });
-    await expect(collect(paginate(fetchPage, { label }))).rejects.toThrow(/empty nextPageToken/);
+  it('ends the list on an empty-string token, as the public OpenAPI document defines it', async () => {
+    const { fetchPage, requested } = server({
+      '': { items: [1], nextPageToken: 'a', response: null },
+      a: { items: [2], nextPageToken: '', response: null },
+    });
+    const pages = await collect(paginate(fetchPage, { label }));
+    expect(pages.flatMap((p) => p.items)).toEqual([1, 2]);
+    expect(pages.at(-1)!.nextPageToken).toBeUndefined();
+    expect(requested).toEqual([undefined, 'a']);
+  });
+
+  it('an empty saved start token names no page: the walk starts at the first page', async () => {
+    const { fetchPage, requested } = server({ '': { items: [1], response: null } });
+    expect((await collect(paginate(fetchPage, { label, startToken: '' }))).flatMap((p) => p.items)).toEqual([1]);
+    expect(requested).toEqual([undefined]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchInput, CheckpointView } from '../../activities/sync/types.ts';
-import { advanceWalk, restartWalk, startWalk } from '../../activities/sync/walk.ts';
+import { advanceWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
 
 /** The walk state machine of each sync mode (pure). */
 
@@ -13,7 +13,7 @@ describe('descending-until-known', () => {
     expect(s).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { hwm: undefined, runId: 'r2', full: true } } });
     if (s.kind !== 'walk') return;
     const a = advanceWalk('descending-until-known', s.walk, [99, 98], 't1');
-    expect(a).toEqual({ complete: false, walk: { pageToken: 't1', cursor: { hwm: undefined, runId: 'r2', full: true, walkTop: 99 } } });
+    expect(a).toEqual({ complete: false, walk: { pageToken: 't1', cursor: { hwm: undefined, runId: 'r2', full: true, walkTop: 99, page: 1 } } });
     const b = advanceWalk('descending-until-known', a.walk, [97], undefined);
     expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { hwm: 99, runId: 'r2' } } });
   });
@@ -36,7 +36,8 @@ describe('descending-until-known', () => {
     const resumed = startWalk('descending-until-known', cp({ complete: false, pageToken: 't9', cursor: { hwm: 50, walkTop: 70 } }), input(), 0);
     expect(resumed).toEqual({ kind: 'walk', walk: { pageToken: 't9', cursor: { hwm: 50, walkTop: 70, runId: 'r2' } } });
     if (resumed.kind !== 'walk') return;
-    expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { hwm: 50, walkTop: 70, runId: 'r2' } });
+    // A checkpoint without a position (stored before positions were counted): position unknown.
+    expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { hwm: 50, walkTop: 70, runId: 'r2', page: 0, staleAt: -1 } });
   });
 
   it('a finished walk of the same run is not walked again', () => {
@@ -71,7 +72,46 @@ describe('snapshots', () => {
       walk: { pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2 } },
     });
     const w = { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } };
-    expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: w.cursor } });
+    expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: { ...w.cursor, page: 1 } } });
     expect(advanceWalk('snapshot-merge', w, [], undefined).complete).toBe(true);
+  });
+});
+
+describe('a rejected page token restarts a walk once per position', () => {
+  const walkTo = (pages: number): Walk => {
+    let w: Walk = { pageToken: null, cursor: { from: 0, runId: 'r2' } };
+    for (let i = 0; i < pages; i++) w = advanceWalk('range', w, [i], `t${i + 1}`).walk;
+    return w;
+  };
+
+  it('counts positions durably in the cursor; the first page of a walk carries no token, so it never restarts', () => {
+    expect(walkPosition(walkTo(0))).toBe(0);
+    expect(mayRestartWalk(walkTo(0))).toBe(false);
+    expect(walkPosition(walkTo(3))).toBe(3);
+    expect(mayRestartWalk(walkTo(3))).toBe(true);
+  });
+
+  it('a second rejection at the same position does not restart again; one at another position does', () => {
+    const restarted = restartWalk(walkTo(3));
+    expect(restarted).toMatchObject({ pageToken: null, cursor: { page: 0, staleAt: 3 } });
+    let w = restarted;
+    for (let i = 0; i < 3; i++) w = advanceWalk('range', w, [i], `u${i + 1}`).walk;
+    expect(walkPosition(w)).toBe(3);
+    expect(mayRestartWalk(w)).toBe(false);
+    const further = advanceWalk('range', w, [3], 'u4').walk;
+    expect(mayRestartWalk(further)).toBe(true);
+    expect(mayRestartWalk(advanceWalk('range', restarted, [0], 'u1').walk)).toBe(true);
+  });
+
+  it('a walk resumed from a checkpoint without a position may restart, then counts from its new start', () => {
+    const resumed: Walk = { pageToken: 'old', cursor: { from: 0, runId: 'r2' } };
+    expect(mayRestartWalk(resumed)).toBe(true);
+    const restarted = restartWalk(resumed);
+    expect(restarted.cursor).toMatchObject({ page: 0, staleAt: -1 });
+  });
+
+  it('a finished walk forgets its positions', () => {
+    const done = advanceWalk('range', restartWalk(walkTo(2)), [9], undefined);
+    expect(done.walk.cursor).toEqual({ next: 9, runId: 'r2' });
   });
 });

@@ -58,7 +58,7 @@ export const NativeTokenBalance = z.looseObject({
 });
 export type NativeTokenBalance = z.infer<typeof NativeTokenBalance>;
 
-/** Every list response carries this; absent on the last page (public service), never "" (a bug). */
+/** Every list response carries this; absent (public service) or empty on the last page. */
 export const pageToken = opt(z.string());
 
 export { strings };

@@ -6,7 +6,7 @@ export interface Budget {
   perDay: number;
 }
 
-/** CU budgets per tier, from real-api-facts.md. */
+/** CU budgets per tier (docs/public-service.md, Compute units). */
 export const DEFAULT_BUDGETS: Record<Tier, Budget> = {
   none: { perMinute: 6000, perDay: 1_200_000 },
   free: { perMinute: 8000, perDay: 2_000_000 },

@@ -54,7 +54,7 @@ export interface RouteDef {
    * `balances:getNative` and `rewards:listPending` are plain literal segments (no escaping).
    */
   path: string;
-  /** Cost in compute units (see real-api-facts.md). */
+  /** Cost in compute units (docs/public-service.md, Compute units). */
   weight: number;
   service: Service;
   /** Present on list routes: the key of the items array in the response body. */

@@ -1,4 +1,4 @@
-/** Real network constants (spec/real-api-facts.md): chain ids, AVAX asset ids, address hrp. */
+/** Real network constants (docs/public-service.md, Identifiers): chain ids, AVAX asset ids, address hrp. */
 
 export type NetworkName = 'mainnet' | 'fuji';
 export type ChainAlias = 'p-chain' | 'x-chain' | 'c-chain';

@@ -3,7 +3,7 @@
  * full validators list (BLS credentials are computed on first use). Run: npx tsx bench/primaryWorld.ts [sizes...]
  */
 import { PrimaryWorld } from '../simulator/primary/primaryWorld.ts';
-import { listValidators, validatorJsonText } from '../simulator/primary/validatorQuery.ts';
+import { listValidators, validatorJsonText, validatorSet } from '../simulator/primary/validatorQuery.ts';
 import { WORLD_SIZES, type WorldSizeName } from '../simulator/world/size.ts';
 
 const sizes = (process.argv.slice(2) as WorldSizeName[]).filter((s) => s in WORLD_SIZES);
@@ -12,7 +12,7 @@ for (const size of sizes.length > 0 ? sizes : (['tiny', 'small'] as WorldSizeNam
   const gen = new PrimaryWorld(1, WORLD_SIZES[size]).network('mainnet');
   const t1 = performance.now();
   const { items } = listValidators(gen, { nodeIds: [], sortBy: 'blockIndex', sortOrder: 'desc', minUptimePerformance: 0, maxUptimePerformance: 100 });
-  const json = items.map((v) => validatorJsonText(v, gen.now)).join(',');
+  const json = items.map((v) => validatorJsonText(v, validatorSet(gen.validations, gen.now))).join(',');
   const t2 = performance.now();
   const counts = gen.describe().counts as Record<string, unknown>;
   console.log(

@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
 import type { Validator } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
-import { col } from './columns.ts';
+import { added, col } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
 import { dbl, huge, int, i64, json, str, strs } from './values.ts';
@@ -10,7 +10,7 @@ import { dbl, huge, int, i64, json, str, strs } from './values.ts';
 export const pnValidatorsTable: TableDef = {
   name: 'pn_validators',
   comment:
-    'Validations (Validator) of each network, current state; re-read each run and upserted by (network, node_id, tx_hash). blsCredentials and rewards flattened; per-status extras (potentialRewards, validatorHealth, geolocation) as JSON. History of validation_status in pn_validator_status_history.',
+    'Validations (Validator) of each network, every uptime, current state; re-read each run and upserted by (network, node_id, tx_hash). Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.',
   columns: [
     col('network', 'VARCHAR'),
     col('node_id', 'VARCHAR'),
@@ -18,25 +18,28 @@ export const pnValidatorsTable: TableDef = {
     col('subnet_id', 'VARCHAR'),
     col('validation_status', 'VARCHAR', 'completed, active, pending, removed; other values as sent'),
     col('amount_staked', 'HUGEINT', 'nAVAX'),
-    col('amount_delegated', 'HUGEINT', 'nAVAX'),
+    col('amount_delegated', 'HUGEINT', 'nAVAX; active and completed'),
     col('delegation_fee', 'VARCHAR', 'percent, decimal text as sent'),
     col('start_timestamp', 'BIGINT'),
     col('end_timestamp', 'BIGINT'),
     col('bls_public_key', 'VARCHAR'),
     col('bls_proof_of_possession', 'VARCHAR'),
-    col('delegator_count', 'INTEGER'),
+    col('delegator_count', 'INTEGER', 'active and completed'),
     col('validation_reward_amount', 'HUGEINT', 'rewards.validationRewardAmount, nAVAX'),
     col('delegation_reward_amount', 'HUGEINT', 'rewards.delegationRewardAmount, nAVAX'),
     col('reward_addresses', 'VARCHAR[]', 'rewards.rewardAddresses'),
     col('reward_tx_hash', 'VARCHAR', 'rewards.rewardTxHash'),
-    col('stake_percentage', 'DOUBLE'),
-    col('uptime_performance', 'DOUBLE'),
-    col('potential_rewards', 'JSON'),
-    col('validator_health', 'JSON'),
-    col('geolocation', 'JSON'),
-    col('remove_tx_hash', 'VARCHAR'),
-    col('remove_timestamp', 'BIGINT'),
+    col('stake_percentage', 'DOUBLE', 'active: percent of the active stake'),
+    col('uptime_performance', 'DOUBLE', 'active: percent'),
+    col('potential_rewards', 'JSON', 'active: {validationRewardAmount, delegationRewardAmount} as sent (decimal text, nAVAX)'),
+    col('validator_health', 'JSON', 'active: open object (reachabilityPercent, benched*RequestsPercent, ...)'),
+    col('geolocation', 'JSON', 'active: {city, country, countryCode, latitude, longitude}; NULL when the service sends null'),
+    col('remove_tx_hash', 'VARCHAR', 'removed'),
+    col('remove_timestamp', 'BIGINT', 'removed'),
     col('last_seen_at', 'BIGINT', 'epoch seconds of the run snapshot'),
+    // Appended after last_seen_at so a migrated warehouse (ALTER TABLE ADD COLUMN) has the same column order as a new one.
+    added(col('avalanche_go_version', 'VARCHAR', 'active: e.g. avalanchego/1.13.0')),
+    added(col('delegation_capacity', 'HUGEINT', 'active: nAVAX that may still be delegated')),
   ],
   primaryKey: ['network', 'node_id', 'tx_hash'],
   merge: 'upsert',
@@ -70,7 +73,8 @@ export const pnValidators: StreamDef<Validator> = {
   tables: [pnValidatorsTable, pnValidatorStatusHistoryTable],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),
   async fetchPage(client, p, s) {
-    const r = await client.call(endpoints.primaryNetwork.listValidators, { network: p.params.network as Network, pageSize: s.pageSize, pageToken: s.pageToken ?? undefined });
+    // minUptimePerformance defaults to 90 in the service: 0 keeps validations below 90% uptime too.
+    const r = await client.call(endpoints.primaryNetwork.listValidators, { network: p.params.network as Network, pageSize: s.pageSize, pageToken: s.pageToken ?? undefined, minUptimePerformance: 0 });
     return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined };
   },
   normalize: (page, ctx) => {
@@ -103,6 +107,8 @@ export const pnValidators: StreamDef<Validator> = {
         remove_tx_hash: str(v.removeTxHash),
         remove_timestamp: i64(v.removeTimestamp),
         last_seen_at: snapshot,
+        avalanche_go_version: str(v.avalancheGoVersion),
+        delegation_capacity: huge(v.delegationCapacity),
       })),
       pn_validator_status_history: page.items.map((v) => ({
         network,

@@ -87,6 +87,7 @@ export class NetworkGenerator {
     };
     this.genesis();
     this.advance(size.steps);
+    this.completeValidationStatuses();
   }
 
   get now(): number {
@@ -116,6 +117,24 @@ export class NetworkGenerator {
       if (this.tryBuild(key)) made++;
     }
     this.buildVertices(this.ledger.txs['x-chain'].slice(xBefore));
+  }
+
+  /**
+   * The validator list answers every validationStatus in its own shape, and every world (tiny
+   * included) must show each one: a short history can end with no validation starting later or
+   * none removed. Its last step then adds what is missing (a validator starting within two days; a
+   * subnet validator and its removal). Worlds that have both are left exactly as they were.
+   */
+  private completeValidationStatuses(): void {
+    for (let i = 0; i < 20 && !this.validations.some((v) => v.start > this.now && !v.removeTx); i++) this.addValidator('AddPermissionlessValidatorTx', true);
+    for (let i = 0; i < 20 && !this.validations.some((v) => v.removeTx); i++) {
+      const removable = this.open.validations.some((v) => v.subnetId !== PRIMARY_NETWORK_ID && !v.removeTx && v.end > this.now);
+      if (removable) this.removeSubnetValidator();
+      else if (!this.addSubnetValidator() && !this.subnets.some((s) => !s.l1 && s.chains.length > 0)) {
+        if (!this.subnets.some((s) => !s.l1 && s.chains.length < 2)) this.createSubnet();
+        this.createChain();
+      }
+    }
   }
 
   private tryBuild(key: string): boolean {
@@ -323,17 +342,26 @@ export class NetworkGenerator {
     return this.network === 'mainnet' ? this.rng.int(14, 28) * DAY : this.rng.int(1, 14) * DAY;
   }
 
-  private addValidator(txType: 'AddValidatorTx' | 'AddPermissionlessValidatorTx'): TxRecord | undefined {
+  private addValidator(txType: 'AddValidatorTx' | 'AddPermissionlessValidatorTx', pending = false): TxRecord | undefined {
     const owner = this.randomAddress();
     const min = this.minValidatorStake();
     const stake = min + this.rng.bigint(0n, 8_000n) * (min / 2_000n || AVAX);
     // Prefer locked-stakeable funds when the owner has them: that is what they are for.
     const locked = this.ledger.spendable('p-chain', owner, this.ledger.avax.assetId, true).filter((r) => r.utxo.stakeableLocktime > this.now);
     const useLocked = locked.reduce((s, r) => s + r.amount, 0n) >= stake;
-    const start = this.rng.chance(0.2) ? this.now + this.rng.int(3_600, 2 * DAY) : this.now;
-    const end = start + this.duration();
-    const busy = new Set(this.open.validations.filter((v) => v.subnetId === PRIMARY_NETWORK_ID).map((v) => v.nodeId));
-    const free = this.nodeIds().filter((n) => !busy.has(n));
+    let start = pending || this.rng.chance(0.2) ? this.now + this.rng.int(3_600, 2 * DAY) : this.now;
+    let end = start + this.duration();
+    const open = this.open.validations.filter((v) => v.subnetId === PRIMARY_NETWORK_ID);
+    const busy = new Set(open.map((v) => v.nodeId));
+    let free = this.nodeIds().filter((n) => !busy.has(n));
+    if (free.length === 0 && pending && open.length > 0) {
+      // Every node validates now: the one whose validation ends first registers its next, to start after it.
+      const first = open.reduce((a, b) => (b.end < a.end ? b : a));
+      const shift = Math.max(0, first.end + 1 - start);
+      start += shift;
+      end += shift;
+      free = [first.nodeId];
+    }
     if (free.length === 0) return undefined;
     const nodeId = this.rng.pick(free);
     const feePercent = this.rng.pick([2, 2, 3, 5, 7.5, 10, 12.5, 20, 50, 100]);

@@ -1,8 +1,8 @@
-import { PRIMARY_NETWORK_ID } from './chains.ts';
 import { delegationCapacity, type NetworkGenerator } from './generator.ts';
 import { asciiBytes, spellText } from '../http/asciiWriter.ts';
 import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { sortByKey, type SortKey } from './keyedWalk.ts';
+import { nodeProfile } from './nodeProfile.ts';
 import type { Validation } from './registry.ts';
 
 export type ValidationStatus = 'pending' | 'active' | 'completed' | 'removed';
@@ -33,58 +33,113 @@ export function statusOf(v: Validation, now: number): ValidationStatus {
 }
 
 /**
- * Spells the Validator response object of one validation at time `now` into w (the list hot path:
- * no object, no spreads, no string concatenation; the delegation sums are kept by the generator
- * and the fields that never change are spelled once per validation). validatorTemplate is the
- * reference it must equal byte for byte (tests compare them). Ids (cb58, NodeID-, bech32, hex)
- * never need escaping.
+ * The validation set a list is served from, at one time: what a validator's entry needs beyond the
+ * validation itself. stakePercentage is the validation's share of the amountStaked of the active
+ * validations of its subnet (so the active entries of a subnet add up to 100).
  */
-export function writeValidator(w: AsciiWriter, v: Validation, now: number): void {
-  const status = statusOf(v, now);
+export interface ValidatorSet {
+  now: number;
+  /** amountStaked summed over the active validations, per subnet. */
+  activeStake: Map<string, bigint>;
+  /** stakePercentage text per active validation, filled as entries are spelled. */
+  percentText: Map<Validation, string>;
+}
+
+const sets = new WeakMap<readonly Validation[], ValidatorSet & { count: number }>();
+
+/** The set of these validations at `now`; kept until the time or the validations change (every page of a walk shares it). */
+export function validatorSet(validations: readonly Validation[], now: number): ValidatorSet {
+  const cached = sets.get(validations);
+  if (cached !== undefined && cached.now === now && cached.count === validations.length) return cached;
+  const activeStake = new Map<string, bigint>();
+  for (const v of validations) if (statusOf(v, now) === 'active') activeStake.set(v.subnetId, (activeStake.get(v.subnetId) ?? 0n) + v.stake);
+  const set = { now, activeStake, percentText: new Map<Validation, string>(), count: validations.length };
+  sets.set(validations, set);
+  return set;
+}
+
+/** Percent with six decimals, rounded down (exact integer arithmetic, then one division). */
+function stakePercentage(v: Validation, set: ValidatorSet): number {
+  const total = set.activeStake.get(v.subnetId) ?? 0n;
+  return total === 0n ? 0 : Number((v.stake * 100_000_000n) / total) / 1_000_000;
+}
+
+function stakePercentText(v: Validation, set: ValidatorSet): string {
+  let t = set.percentText.get(v);
+  if (t === undefined) {
+    t = String(stakePercentage(v, set));
+    set.percentText.set(v, t);
+  }
+  return t;
+}
+
+/**
+ * Spells the Validator response object of one validation into w, in the public service's shape for
+ * its status (the list hot path: no object, no spreads, no string concatenation; the delegation
+ * sums are kept by the generator and the fields that never change are spelled once per
+ * validation). validatorTemplate is the reference it must equal byte for byte (tests compare
+ * them). Ids (cb58, NodeID-, bech32, hex) and the node profile's texts never need escaping.
+ *   active:    common fields, stakePercentage, delegatorCount, amountDelegated, uptimePerformance,
+ *              avalancheGoVersion, delegationCapacity, potentialRewards, validatorHealth, geolocation
+ *   completed: common fields, delegatorCount, amountDelegated, rewards
+ *   removed:   common fields, removeTxHash, removeTimestamp
+ *   pending:   common fields only
+ */
+export function writeValidator(w: AsciiWriter, v: Validation, set: ValidatorSet): void {
+  const status = statusOf(v, set.now);
   const fixed = fixedParts(v);
   w.bytes(fixed.head);
-  w.uint(v.delegations.length);
-  w.bytes(F.amountDelegated);
-  writeBig(w, v.delegated);
   if (status === 'active') {
+    w.bytes(F.stakePercentage);
+    w.ascii(stakePercentText(v, set));
+    w.bytes(F.delegatorCount);
+    w.uint(v.delegations.length);
+    w.bytes(F.amountDelegated);
+    writeBig(w, v.delegated);
     w.bytes(fixed.active);
     writeBig(w, delegationCapacity(v));
     w.bytes(fixed.potentialRewards);
     writeBig(w, v.delegationFees);
-    w.bytes(F.closeObject);
+    w.bytes(fixed.activeEnd);
   } else if (status === 'completed') {
-    if (v.subnetId !== PRIMARY_NETWORK_ID) w.bytes(F.completed);
-    else {
-      w.bytes(fixed.rewards);
-      writeBig(w, v.paidDelegationFees);
-      w.bytes(fixed.rewardAddresses);
-      if (v.rewardTx) {
-        w.bytes(F.rewardTxHash);
-        w.ascii(v.rewardTx.tx.txHash);
-        w.byte(34); // "
-      }
-      w.byte(125); // }
+    w.bytes(F.delegatorCount);
+    w.uint(v.delegations.length);
+    w.bytes(F.amountDelegated);
+    writeBig(w, v.delegated);
+    w.bytes(fixed.rewards);
+    writeBig(w, v.paidDelegationFees);
+    w.bytes(fixed.rewardAddresses);
+    if (v.rewardTx) {
+      w.bytes(F.rewardTxHash);
+      w.ascii(v.rewardTx.tx.txHash);
+      w.byte(34); // "
     }
+    w.bytes(F.completed);
   } else if (status === 'removed') {
     w.bytes(F.removed);
     w.ascii(v.removeTx!.tx.txHash);
     w.bytes(F.removeTimestamp);
     w.uint(v.removeTx!.tx.blockTimestamp);
+    w.bytes(F.removedEnd);
   } else w.bytes(F.pending);
-  w.byte(125); // }
 }
 
 /** writeValidator as one string (tests, tools). */
-export function validatorJsonText(v: Validation, now: number): string {
-  return spellText((w) => writeValidator(w, v, now));
+export function validatorJsonText(v: Validation, set: ValidatorSet): string {
+  return spellText((w) => writeValidator(w, v, set));
 }
 
 /** Fixed fragments of writeValidator, in field order. */
 const F = {
+  stakePercentage: asciiBytes(',"stakePercentage":'),
+  delegatorCount: asciiBytes(',"delegatorCount":'),
   amountDelegated: asciiBytes(',"amountDelegated":"'),
-  completed: asciiBytes('","validationStatus":"completed"'), pending: asciiBytes('","validationStatus":"pending"'),
-  removed: asciiBytes('","validationStatus":"removed","removeTxHash":"'), removeTimestamp: asciiBytes('","removeTimestamp":'),
-  closeObject: asciiBytes('"}'), rewardTxHash: asciiBytes(',"rewardTxHash":"'),
+  completed: asciiBytes('},"validationStatus":"completed"}'),
+  pending: asciiBytes(',"validationStatus":"pending"}'),
+  removed: asciiBytes(',"removeTxHash":"'),
+  removeTimestamp: asciiBytes('","removeTimestamp":'),
+  removedEnd: asciiBytes(',"validationStatus":"removed"}'),
+  rewardTxHash: asciiBytes(',"rewardTxHash":"'),
 };
 
 /** Decimal digits of a non-negative amount (most fit a double exactly: digits without BigInt's toString). */
@@ -98,18 +153,20 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * What of a validation never changes once it exists, as JSON bytes, spelled once per validation
  * with the fixed text around it: the fields up to endTimestamp (and blsCredentials), the uptime,
- * the validation reward and the reward addresses.
+ * the node profile, the validation reward and the reward addresses.
  */
 interface FixedParts {
-  /** ... through `,"delegatorCount":`. */
+  /** `{"txHash":…` through endTimestamp (and blsCredentials). */
   head: Uint8Array;
-  /** `","validationStatus":"active","uptimePerformance":…,"delegationCapacity":"`. */
+  /** `","uptimePerformance":…,"avalancheGoVersion":"…","delegationCapacity":"` (after amountDelegated's digits). */
   active: Uint8Array;
   /** `","potentialRewards":{"validationRewardAmount":"…","delegationRewardAmount":"`. */
   potentialRewards: Uint8Array;
-  /** `","validationStatus":"completed","rewards":{"validationRewardAmount":"…","delegationRewardAmount":"`. */
+  /** `"},"validationStatus":"active","validatorHealth":{…},"geolocation":…}`. */
+  activeEnd: Uint8Array;
+  /** `","rewards":{"validationRewardAmount":"…","delegationRewardAmount":"`. */
   rewards: Uint8Array;
-  /** `","rewardAddresses":[…]`. */
+  /** `","rewardAddresses":[…]`, or `"` when there are none (subnet validations are not rewarded). */
   rewardAddresses: Uint8Array;
 }
 
@@ -125,20 +182,22 @@ function fixedParts(v: Validation): FixedParts {
     const c = v.blsKey.credentials;
     s += `,"blsCredentials":{"publicKey":"${c.publicKey}","proofOfPossession":"${c.proofOfPossession}"}`;
   }
+  const node = nodeProfile(v.nodeId);
   parts = {
-    head: asciiBytes(`${s},"delegatorCount":`),
-    active: asciiBytes(`","validationStatus":"active","uptimePerformance":${v.uptime},"delegationCapacity":"`),
+    head: asciiBytes(s),
+    active: asciiBytes(`","uptimePerformance":${v.uptime},"avalancheGoVersion":"${node.avalancheGoVersion}","delegationCapacity":"`),
     potentialRewards: asciiBytes(`","potentialRewards":{"validationRewardAmount":"${v.reward}","delegationRewardAmount":"`),
-    rewards: asciiBytes(`","validationStatus":"completed","rewards":{"validationRewardAmount":"${v.reward}","delegationRewardAmount":"`),
-    rewardAddresses: asciiBytes(`","rewardAddresses":[${v.rewardAddresses.map((a) => `"${a}"`).join(',')}]`),
+    activeEnd: asciiBytes(`"},"validationStatus":"active","validatorHealth":${JSON.stringify(node.validatorHealth)},"geolocation":${JSON.stringify(node.geolocation)}}`),
+    rewards: asciiBytes(`","rewards":{"validationRewardAmount":"${v.reward}","delegationRewardAmount":"`),
+    rewardAddresses: asciiBytes(v.rewardAddresses.length > 0 ? `","rewardAddresses":[${v.rewardAddresses.map((a) => `"${a}"`).join(',')}]` : '"'),
   };
   fixed.set(v, parts);
   return parts;
 }
 
-/** The Validator response object of one validation at time `now` (the reference spelling of validatorJsonText). */
-export function validatorTemplate(v: Validation, now: number): Record<string, unknown> {
-  const status = statusOf(v, now);
+/** The Validator response object of one validation in `set` (the reference spelling of validatorJsonText). */
+export function validatorTemplate(v: Validation, set: ValidatorSet): Record<string, unknown> {
+  const status = statusOf(v, set.now);
   const delegated = v.delegations.reduce((s, d) => s + d.stake, 0n);
   const feeRewards = v.delegations.reduce((s, d) => s + d.fee, 0n);
   const out: Record<string, unknown> = {
@@ -150,27 +209,34 @@ export function validatorTemplate(v: Validation, now: number): Record<string, un
     startTimestamp: v.start,
     endTimestamp: v.end,
     ...(v.blsKey ? { blsCredentials: v.blsKey.credentials } : {}),
-    delegatorCount: v.delegations.length,
-    amountDelegated: delegated.toString(),
-    validationStatus: status,
   };
+  const node = nodeProfile(v.nodeId);
   if (status === 'active') {
+    out.stakePercentage = stakePercentage(v, set);
+    out.delegatorCount = v.delegations.length;
+    out.amountDelegated = delegated.toString();
     out.uptimePerformance = v.uptime;
+    out.avalancheGoVersion = node.avalancheGoVersion;
     out.delegationCapacity = delegationCapacity(v).toString();
     out.potentialRewards = { validationRewardAmount: v.reward.toString(), delegationRewardAmount: feeRewards.toString() };
-  }
-  if (status === 'completed' && v.subnetId === PRIMARY_NETWORK_ID) {
+    out.validationStatus = status;
+    out.validatorHealth = node.validatorHealth;
+    out.geolocation = node.geolocation;
+  } else if (status === 'completed') {
+    out.delegatorCount = v.delegations.length;
+    out.amountDelegated = delegated.toString();
     out.rewards = {
       validationRewardAmount: v.reward.toString(),
       delegationRewardAmount: v.delegations.filter((d) => d.rewardTx).reduce((s, d) => s + d.fee, 0n).toString(),
-      rewardAddresses: v.rewardAddresses,
+      rewardAddresses: v.rewardAddresses.length > 0 ? v.rewardAddresses : undefined,
       rewardTxHash: v.rewardTx?.tx.txHash,
     };
-  }
-  if (status === 'removed') {
+    out.validationStatus = status;
+  } else if (status === 'removed') {
     out.removeTxHash = v.removeTx!.tx.txHash;
     out.removeTimestamp = v.removeTx!.tx.blockTimestamp;
-  }
+    out.validationStatus = status;
+  } else out.validationStatus = status;
   return out;
 }
 

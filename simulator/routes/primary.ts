@@ -10,7 +10,7 @@ import { CURRENCIES, listHistoricalRewards, listPendingRewards } from '../primar
 import { listTransactions, UTXOS_PER_PAGE_BUDGET } from '../primary/transactionQuery.ts';
 import type { PnTransaction, Vertex } from '../primary/types.ts';
 import { listUtxos } from '../primary/utxoQuery.ts';
-import { listValidators, VALIDATOR_SORTS, writeValidator } from '../primary/validatorQuery.ts';
+import { listValidators, VALIDATOR_SORTS, validatorSet, writeValidator } from '../primary/validatorQuery.ts';
 import { chainInfo, ordered, parseAddresses, pnChain, pnNetwork, queryAddresses, sortOrder } from './primaryParams.ts';
 
 /**
@@ -185,8 +185,9 @@ const validators: RouteDef = {
     }));
     const page = walk(ctx, size, items, keyOf, order);
     const out = new JsonItemWriter(page.items.length);
+    const set = validatorSet(gen.validations, gen.now);
     for (const v of page.items) {
-      writeValidator(out.begin(), v, gen.now);
+      writeValidator(out.begin(), v, set);
       out.end();
     }
     return { nextPageToken: page.nextPageToken, validators: out.items };

@@ -918,19 +918,33 @@ CREATE TABLE IF NOT EXISTS "pn_validators" (
   "geolocation"              JSON,
   "remove_tx_hash"           VARCHAR,
   "remove_timestamp"         BIGINT,
-  "last_seen_at"             BIGINT
+  "last_seen_at"             BIGINT,
+  "avalanche_go_version"     VARCHAR,
+  "delegation_capacity"      HUGEINT
 );
-COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, current state; re-read each run and upserted by (network, node_id, tx_hash). blsCredentials and rewards flattened; per-status extras (potentialRewards, validatorHealth, geolocation) as JSON. History of validation_status in pn_validator_status_history.';
+COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, every uptime, current state; re-read each run and upserted by (network, node_id, tx_hash). Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.';
+ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "avalanche_go_version" VARCHAR;
+ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "delegation_capacity" HUGEINT;
 COMMENT ON COLUMN "pn_validators"."tx_hash" IS 'staking tx; empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_validators"."validation_status" IS 'completed, active, pending, removed; other values as sent';
 COMMENT ON COLUMN "pn_validators"."amount_staked" IS 'nAVAX';
-COMMENT ON COLUMN "pn_validators"."amount_delegated" IS 'nAVAX';
+COMMENT ON COLUMN "pn_validators"."amount_delegated" IS 'nAVAX; active and completed';
 COMMENT ON COLUMN "pn_validators"."delegation_fee" IS 'percent, decimal text as sent';
+COMMENT ON COLUMN "pn_validators"."delegator_count" IS 'active and completed';
 COMMENT ON COLUMN "pn_validators"."validation_reward_amount" IS 'rewards.validationRewardAmount, nAVAX';
 COMMENT ON COLUMN "pn_validators"."delegation_reward_amount" IS 'rewards.delegationRewardAmount, nAVAX';
 COMMENT ON COLUMN "pn_validators"."reward_addresses" IS 'rewards.rewardAddresses';
 COMMENT ON COLUMN "pn_validators"."reward_tx_hash" IS 'rewards.rewardTxHash';
+COMMENT ON COLUMN "pn_validators"."stake_percentage" IS 'active: percent of the active stake';
+COMMENT ON COLUMN "pn_validators"."uptime_performance" IS 'active: percent';
+COMMENT ON COLUMN "pn_validators"."potential_rewards" IS 'active: {validationRewardAmount, delegationRewardAmount} as sent (decimal text, nAVAX)';
+COMMENT ON COLUMN "pn_validators"."validator_health" IS 'active: open object (reachabilityPercent, benched*RequestsPercent, ...)';
+COMMENT ON COLUMN "pn_validators"."geolocation" IS 'active: {city, country, countryCode, latitude, longitude}; NULL when the service sends null';
+COMMENT ON COLUMN "pn_validators"."remove_tx_hash" IS 'removed';
+COMMENT ON COLUMN "pn_validators"."remove_timestamp" IS 'removed';
 COMMENT ON COLUMN "pn_validators"."last_seen_at" IS 'epoch seconds of the run snapshot';
+COMMENT ON COLUMN "pn_validators"."avalanche_go_version" IS 'active: e.g. avalanchego/1.13.0';
+COMMENT ON COLUMN "pn_validators"."delegation_capacity" IS 'active: nAVAX that may still be delegated';
 
 -- key: (network, node_id, tx_hash, valid_from)
 CREATE TABLE IF NOT EXISTS "pn_validator_status_history" (

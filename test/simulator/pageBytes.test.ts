@@ -111,15 +111,15 @@ describe('hot list pages: exact bytes', () => {
     expect(await primaryFingerprints(tiny)).toMatchInlineSnapshot(`
       {
         "C-chain transactions": "d62a9853333accc5",
-        "P-chain address transactions": "ad54d66988919a04",
-        "P-chain transactions": "659353564e5fffbd",
+        "P-chain address transactions": "2a0f5c6b17b741f1",
+        "P-chain transactions": "6562a16c95b18273",
         "X-chain UTXOs": "93815fa34cb2523e",
         "X-chain transactions": "a6056ab2818286c5",
         "historical rewards": "bc4218fccb3bcc3b",
         "pending rewards": "4b5e4c054da88d12",
-        "validators": "61591734a3288bea",
-        "validators by capacity": "876e4ab3f66b1310",
-        "validators by uptime": "3a4949b4ee9dd35e",
+        "validators": "1d67da1db96798fb",
+        "validators by capacity": "e0d05aeb2c97844f",
+        "validators by uptime": "a2993bbec6e4aa4b",
         "vertices": "f0e2c7972c3f359f",
       }
     `);

@@ -106,7 +106,7 @@ export const pBalances = z.strictObject({
 });
 export const cBalances = z.strictObject({ atomicMemoryUnlocked: z.array(atomicAmount), atomicMemoryLocked: z.array(atomicAmount) });
 
-export const validator = z.object({
+const validatorCommon = {
   txHash: cb58,
   nodeId: nodeIdRe,
   subnetId: cb58,
@@ -115,13 +115,41 @@ export const validator = z.object({
   startTimestamp: z.number().int(),
   endTimestamp: z.number().int(),
   blsCredentials: bls.optional(),
-  delegatorCount: z.number().int(),
-  amountDelegated: decimal,
-  validationStatus: z.enum(['completed', 'active', 'pending', 'removed']),
-  rewards: z
-    .strictObject({ validationRewardAmount: decimal, delegationRewardAmount: decimal, rewardAddresses: z.array(bareAddress), rewardTxHash: cb58 })
-    .optional(),
+};
+const validatorRewards = z.strictObject({
+  validationRewardAmount: decimal,
+  delegationRewardAmount: decimal,
+  rewardAddresses: z.array(bareAddress).optional(),
+  rewardTxHash: cb58.optional(),
 });
+const percent = z.number().min(0).max(100);
+
+/** One strict shape per validationStatus, as the public service sends them (SDK *ValidatorDetails). */
+export const validator = z.discriminatedUnion('validationStatus', [
+  z.strictObject({
+    ...validatorCommon,
+    validationStatus: z.literal('active'),
+    stakePercentage: percent,
+    delegatorCount: z.number().int(),
+    amountDelegated: decimal,
+    uptimePerformance: percent,
+    avalancheGoVersion: z.string().regex(/^avalanchego\/\d+\.\d+\.\d+$/),
+    delegationCapacity: decimal,
+    potentialRewards: validatorRewards,
+    validatorHealth: z.strictObject({
+      reachabilityPercent: percent,
+      benchedPChainRequestsPercent: percent,
+      benchedXChainRequestsPercent: percent,
+      benchedCChainRequestsPercent: percent,
+    }),
+    geolocation: z
+      .strictObject({ city: z.string(), country: z.string(), countryCode: z.string().regex(/^[A-Z]{2}$/), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .nullable(),
+  }),
+  z.strictObject({ ...validatorCommon, validationStatus: z.literal('completed'), delegatorCount: z.number().int(), amountDelegated: decimal, rewards: validatorRewards }),
+  z.strictObject({ ...validatorCommon, validationStatus: z.literal('removed'), removeTxHash: cb58, removeTimestamp: z.number().int() }),
+  z.strictObject({ ...validatorCommon, validationStatus: z.literal('pending') }),
+]);
 
 const money = z.strictObject({ currencyCode: z.string(), value: z.string().regex(/^\d+(\.\d+)?$/) });
 

@@ -103,12 +103,26 @@ describe('primary-network streams against ground truth', () => {
     }
   });
 
-  it('pn.validators: every validation, stake exact, status history opened', async () => {
-    const expected = await truth(h.sim, `/v1/networks/${NET}/validators`);
+  it('pn.validators: every validation (every uptime), stake exact, per-status fields, status history opened', async () => {
+    const expected = await truth(h.sim, `/v1/networks/${NET}/validators`, { minUptimePerformance: '0' });
     expect(expected.length).toBeGreaterThan(0);
-    const rows = await q('SELECT node_id, tx_hash, amount_staked::VARCHAR AS amount_staked, validation_status FROM pn_validators WHERE network = $1', [NET]);
-    expect(sorted(rows.map((r) => `${String(r.node_id)}/${String(r.tx_hash)}=${String(r.amount_staked)}:${String(r.validation_status)}`))).toEqual(
-      sorted(expected.map((v) => `${String(v.nodeId)}/${String(v.txHash ?? '')}=${text(v.amountStaked)}:${String(v.validationStatus)}`)),
+    expect(new Set(expected.map((v) => v.validationStatus))).toEqual(new Set(['active', 'completed', 'pending', 'removed']));
+    const rows = await q(
+      `SELECT node_id, tx_hash, amount_staked::VARCHAR AS amount_staked, validation_status, delegation_capacity::VARCHAR AS capacity, avalanche_go_version,
+         stake_percentage, geolocation::VARCHAR AS geolocation, validator_health::VARCHAR AS health, remove_tx_hash, delegator_count
+       FROM pn_validators WHERE network = $1`,
+      [NET],
+    );
+    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+    expect(sorted(rows.map((r) => JSON.stringify([r.node_id, r.tx_hash, r.amount_staked, r.validation_status, r.capacity, r.avalanche_go_version, r.stake_percentage, r.geolocation, r.health, r.remove_tx_hash, r.delegator_count])))).toEqual(
+      sorted(
+        expected.map((v) =>
+          JSON.stringify([
+            v.nodeId, v.txHash ?? '', text(v.amountStaked), v.validationStatus, text(v.delegationCapacity), v.avalancheGoVersion ?? null, v.stakePercentage ?? null,
+            json(v.geolocation), json(v.validatorHealth), v.removeTxHash ?? null, v.delegatorCount ?? null,
+          ]),
+        ),
+      ),
     );
     const [{ n }] = await q('SELECT count(*) AS n FROM v_pn_validator_status_current WHERE network = $1', [NET]);
     expect(Number(n)).toBe(expected.length);

@@ -158,33 +158,52 @@ export const Balances = z.looseObject({
 });
 export type Balances = z.infer<typeof Balances>;
 
+/** rewards (completed) and potentialRewards (active): amounts in nAVAX. */
+const ValidatorRewards = z.looseObject({
+  validationRewardAmount: opt(decimal),
+  delegationRewardAmount: opt(decimal),
+  rewardAddresses: opt(strings),
+  rewardTxHash: opt(z.string()),
+});
+
+/**
+ * A validation of the validator list, in the public service's per-status shapes (SDK
+ * Active/Completed/Removed/PendingValidatorDetails) as one schema: the common fields, then what each
+ * status adds, all optional. validatorHealth and geolocation stay open objects (stored as JSON);
+ * geolocation is null when the service cannot place the node.
+ */
 export const Validator = z.looseObject({
   nodeId: z.string(),
   txHash: opt(z.string()),
   subnetId: opt(z.string()),
   amountStaked: opt(decimal),
   delegationFee: opt(decimal),
-  amountDelegated: opt(decimal),
   startTimestamp: opt(integer),
   endTimestamp: opt(integer),
   blsCredentials: opt(BlsCredentials),
-  delegatorCount: opt(integer),
-  rewards: opt(
-    z.looseObject({
-      validationRewardAmount: opt(decimal),
-      delegationRewardAmount: opt(decimal),
-      rewardAddresses: opt(strings),
-      rewardTxHash: opt(z.string()),
-    }),
-  ),
   /** completed | active | pending | removed (other values stored as sent). */
   validationStatus: opt(enumString),
-  // Per-status extras of the public service.
+  // active and completed
+  delegatorCount: opt(integer),
+  amountDelegated: opt(decimal),
+  // completed
+  rewards: opt(ValidatorRewards),
+  // active
   stakePercentage: opt(number),
   uptimePerformance: opt(number),
-  potentialRewards: opt(z.looseObject({})),
-  validatorHealth: opt(z.looseObject({})),
-  geolocation: opt(z.looseObject({})),
+  avalancheGoVersion: opt(z.string()),
+  delegationCapacity: opt(decimal),
+  potentialRewards: opt(ValidatorRewards),
+  validatorHealth: opt(
+    z.looseObject({
+      reachabilityPercent: opt(number),
+      benchedPChainRequestsPercent: opt(number),
+      benchedXChainRequestsPercent: opt(number),
+      benchedCChainRequestsPercent: opt(number),
+    }),
+  ),
+  geolocation: opt(z.looseObject({ city: opt(z.string()), country: opt(z.string()), countryCode: opt(z.string()), latitude: opt(number), longitude: opt(number) })),
+  // removed
   removeTxHash: opt(z.string()),
   removeTimestamp: opt(integer),
 });

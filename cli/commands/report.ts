@@ -1,0 +1,41 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { UserError } from '../userError.ts';
+import { warehousePath } from '../../worker/paths.ts';
+import { WarehouseBusyError, openReadOnly, writeReport } from '../report/writeReport.ts';
+
+/** Where the report goes: --out, else report.html in the data directory. Checked before any work. */
+function outputPath(out: string | undefined, dataDir: string): string {
+  if (out !== undefined && !out.trim()) throw new UserError('report: --out needs a file path');
+  const path = resolve(out ?? join(dataDir, 'report.html'));
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UserError(`report: --out ${path} is a directory; give a file path such as ${join(path, 'report.html')}`);
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`report: directory ${dir} does not exist`);
+  if (!/\.html?$/i.test(path)) throw new UserError(`report: --out ${path} should end in .html (the report is one HTML page)`);
+  return path;
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('write one self-contained HTML page (charts and tables, works offline) about what the warehouse holds')
+    .option('-o, --out <file>', 'where to write the page (default: <dataDir>/report.html)')
+    .action(async (opts: { out?: string }, command: Command) => {
+      const config = configFor(command);
+      const file = warehousePath(config.dataDir);
+      if (!existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
+      const out = outputPath(opts.out, config.dataDir);
+      const warehouse = await openReadOnly(file).catch((error: unknown) => {
+        if (error instanceof WarehouseBusyError) throw new UserError(`report: ${error.message}; stop the worker or run the report when it is idle`);
+        throw error;
+      });
+      try {
+        const bytes = await writeReport(warehouse.query, out, { source: file });
+        process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+      } finally {
+        warehouse.close();
+      }
+    });
+}

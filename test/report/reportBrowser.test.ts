@@ -176,8 +176,8 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     for (const row of stake) {
       const i = stakeChart.labels.indexOf(String(row.node_id));
       expect(i, String(row.node_id)).toBeGreaterThanOrEqual(0);
-      expect(close(stakeChart.datasets[0].data[i]!, Number(row.staked))).toBe(true);
-      expect(close(stakeChart.datasets[1].data[i]!, Number(row.delegated))).toBe(true);
+      expect(close(stakeChart.datasets[0].data[i]!, Number(row.staked)), `${row.node_id} staked: page ${stakeChart.datasets[0].data[i]}, warehouse ${row.staked}`).toBe(true);
+      expect(close(stakeChart.datasets[1].data[i]!, Number(row.delegated)), `${row.node_id} delegated: page ${stakeChart.datasets[1].data[i]}, warehouse ${row.delegated}`).toBe(true);
     }
 
     // Status over time: the last point of the SCD2 history is the current status of every validation.
@@ -195,7 +195,7 @@ describe('glacier-etl report, opened in headless Chromium', () => {
       const address = label.replace(/ \(.*\)$/, '');
       const row = rewards.find((r) => r.address === address);
       expect(row, label).toBeDefined();
-      expect(close(Number(amount), Number(row!.amount)), label).toBe(true);
+      expect(close(Number(amount), Number(row!.amount)), `${label}: page ${amount}, warehouse ${row!.amount}`).toBe(true);
     }
 
     // CU: runs record no CU yet, so pages x the stream's weight (the page says "derived").

@@ -13,6 +13,9 @@ import { freePort } from '../../worker/freePort.ts';
 import { warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
 import { WorkerProcess } from '../reliability/workerProcess.ts';
+import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
+import { startWorkerMetrics } from '../../worker/metrics.ts';
+import { capturedLogger } from '../helpers/silentLogger.ts';
 
 /** Sum of every sample of a metric (all label sets) in Prometheus text, or undefined when absent. */
 function total(text: string, name: string): number | undefined {
@@ -106,5 +109,22 @@ describe('worker metrics (a real `glacier-etl worker` process, scraped during a 
     const stored = (await db.runAndReadAll('SELECT sum(rows)::BIGINT AS n FROM _glacier_sync_runs')).getRowObjectsJS()[0].n;
     db.closeSync();
     expect(Number(stored)).toBe(rows);
+  });
+
+  it('the port comes from worker.metricsPort or GLACIER_METRICS_PORT; a bad value or a taken port is one clear line', async () => {
+    const base = validateConfig({}, 'test');
+    expect(resolveConfig(base, {}).worker.metricsPort).toBeUndefined();
+    expect(resolveConfig(base, { GLACIER_METRICS_PORT: '9464' }).worker.metricsPort).toBe(9464);
+    expect(() => resolveConfig(base, { GLACIER_METRICS_PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => resolveConfig(base, { GLACIER_METRICS_PORT: '70000' })).toThrow(/worker\.metricsPort/);
+    const { logger } = capturedLogger('info');
+    const first = await startWorkerMetrics({ port: 0, host: '127.0.0.1', cuPerDay: 1, logger });
+    try {
+      const port = Number(new URL(first.url).port);
+      await expect(startWorkerMetrics({ port, host: '127.0.0.1', cuPerDay: 1, logger })).rejects.toThrow(`metrics port ${port}: already in use`);
+      expect((await fetch(first.url.replace('/metrics', '/'))).status).toBe(404);
+    } finally {
+      await first.close();
+    }
   });
 });

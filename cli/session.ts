@@ -8,7 +8,6 @@ import { createLogger, type Logger } from '../worker/logger.ts';
 import { buildRuntime, type Runtime } from '../worker/runtime.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
 import { startHeapBudget } from '../worker/heapBudget.ts';
-import type { Warehouse } from '../activities/warehouse/warehouse.ts';
 
 /** A Temporal client, plus (embedded mode) the dev server and worker this process started. */
 export interface Session {
@@ -17,8 +16,6 @@ export interface Session {
   address: string;
   uiUrl?: string;
   embedded: boolean;
-  /** The warehouse of the embedded worker (embedded mode only): its reader sees committed data. */
-  warehouse?: Warehouse;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -64,7 +61,6 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
     address,
     uiUrl: server?.uiUrl,
     embedded: Boolean(server),
-    warehouse: runtime?.warehouse,
     logger,
     async close() {
       await connection.close();

@@ -11,6 +11,7 @@ import { parquetDir, warehousePath } from './paths.ts';
 import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';
 import { observeCalls, observeCommits, observeSync } from '../activities/observe/syncObserver.ts';
 import { TIER_BUDGETS } from '../activities/api/quotaBudget.ts';
+import { loadReportData } from '../activities/report/reportData.ts';
 
 export interface Runtime {
   deps: ActivityDeps;
@@ -65,6 +66,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
       status: { listCheckpoints: () => warehouse.listCheckpoints() },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+      report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: warehousePath(config.dataDir) }) },
     },
     metrics,
     async close() {

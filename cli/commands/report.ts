@@ -3,8 +3,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
+import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
 import { warehousePath } from '../../worker/paths.ts';
-import { WarehouseBusyError, openReadOnly, writeReport } from '../report/writeReport.ts';
+import { reportWorkflow } from '../../workflows/maintenance.ts';
+import { writeReport } from '../report/writeReport.ts';
 
 /** Where the report goes: --out, else report.html in the data directory. Checked before any work. */
 function outputPath(out: string | undefined, dataDir: string): string {
@@ -17,6 +20,10 @@ function outputPath(out: string | undefined, dataDir: string): string {
   return path;
 }
 
+/**
+ * The worker that owns the warehouse reads the report's data (an activity, like status and verify),
+ * so the report works while a worker runs; this process renders the page and writes the file.
+ */
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
@@ -24,18 +31,12 @@ export function registerReportCommand(program: Command): void {
     .option('-o, --out <file>', 'where to write the page (default: <dataDir>/report.html)')
     .action(async (opts: { out?: string }, command: Command) => {
       const config = configFor(command);
+      // Embedded mode opens the warehouse here: refuse to create an empty one just to report on it.
       const file = warehousePath(config.dataDir);
-      if (!existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
+      if (!config.temporalAddress && !existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
       const out = outputPath(opts.out, config.dataDir);
-      const warehouse = await openReadOnly(file).catch((error: unknown) => {
-        if (error instanceof WarehouseBusyError) throw new UserError(`report: ${error.message}; stop the worker or run the report when it is idle`);
-        throw error;
-      });
-      try {
-        const bytes = await writeReport(warehouse.query, out, { source: file });
-        process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
-      } finally {
-        warehouse.close();
-      }
+      const data = await withSession(config, (session) => runOnWorker(session, reportWorkflow, 'glacier-report', []));
+      const bytes = writeReport(data, out);
+      process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
     });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Cell, ReportData, Row } from './reportData.ts';
+import type { Cell, ReportData, Row } from '../../activities/report/reportData.ts';
 
 /** The charts the page draws, in page order: id, title, and the data they come from. */
 export const REPORT_CHARTS = [

@@ -1,8 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import type { VerifyFinding } from '../../activities/ports.ts';
-import { loadReportData, type QueryFn } from './reportData.ts';
+import type { ReportData } from '../../activities/report/reportData.ts';
 import { renderReport } from './renderReport.ts';
 
 /**
@@ -29,32 +27,9 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
-/** Builds the report from a query function and writes it; returns the bytes written. */
-export async function writeReport(query: QueryFn, out: string, options: { source: string; verifyFindings?: VerifyFinding[] }): Promise<number> {
-  const text = renderReport(await loadReportData(query, options));
+/** Renders the report page and writes it atomically; returns the bytes written. */
+export function writeReport(data: ReportData, out: string): number {
+  const text = renderReport(data);
   writeFileAtomic(out, text);
   return Buffer.byteLength(text);
-}
-
-export class WarehouseBusyError extends Error {
-  override name = 'WarehouseBusyError';
-}
-
-/** A read-only connection to a warehouse file; throws WarehouseBusyError when a worker holds it. */
-export async function openReadOnly(file: string): Promise<{ query: QueryFn; close(): void }> {
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  } catch (error) {
-    if (/lock/i.test((error as Error).message)) throw new WarehouseBusyError(`${file} is held by a running worker (DuckDB allows one writing process)`);
-    throw error;
-  }
-  const connection = await instance.connect();
-  return {
-    query: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
-    close() {
-      connection.closeSync();
-      instance.closeSync();
-    },
-  };
 }

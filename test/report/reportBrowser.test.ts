@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { stringify as toYaml } from 'yaml';
 import { chromium, type Browser } from 'playwright-core';
 import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
 import { runCli } from '../helpers/runCli.ts';
-import { openReadOnly } from '../../cli/report/writeReport.ts';
 import { REPORT_CHARTS } from '../../cli/report/renderReport.ts';
 import { STREAMS } from '../../activities/streams/catalog.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
@@ -37,30 +37,28 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Ma
 describe('glacier-etl report, opened in headless Chromium', () => {
   let h: PipelineHarness;
   let browser: Browser | undefined;
-  let dataDir: string;
   let query: (sql: string) => Promise<Record<string, unknown>[]>;
-  let closeDb: (() => void) | undefined;
   let reportPath: string;
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
     h = await startPipelineHarness();
-    dataDir = h.config.dataDir;
+    const dataDir = h.config.dataDir;
     const backfill = await h.run({ mode: 'backfill' });
     expect(backfill.partitions.filter((p) => p.state !== 'done')).toEqual([]);
     h.sim.advance(3);
     await h.run({ mode: 'sync' });
-    // Release the warehouse file as a stopped worker would, so the CLI can open it read-only.
-    await h.tw.close();
-    await h.runtime.close();
+    // The CLI as a client of the cluster (TEMPORAL_ADDRESS): the running worker, which owns the
+    // warehouse, reads the report's data; the CLI writes the page.
+    const { temporalAddress: _address, apiKeyCount: _keys, ...fileConfig } = h.config;
+    const configPath = join(dataDir, 'config.yaml');
+    writeFileSync(configPath, toYaml({ ...fileConfig, temporal: { ...fileConfig.temporal, taskQueue: h.tw.taskQueue } }));
     reportPath = join(dataDir, 'report.html');
-    const cli = await runCli(['report', '--out', reportPath], { env: { GLACIER_DATA_DIR: dataDir, GLACIER_CONFIG: '' }, timeoutMs: 60_000 });
+    const cli = await runCli(['--config', configPath, 'report', '--out', reportPath], { env: { TEMPORAL_ADDRESS: inject('temporalAddress') }, timeoutMs: 90_000 });
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/^report: .*report\.html \(\d+ KiB\)\n$/);
-    const db = await openReadOnly(join(dataDir, 'warehouse.duckdb'));
-    query = db.query;
-    closeDb = db.close;
+    query = (sql) => h.runtime.warehouse.query(sql);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -69,9 +67,7 @@ describe('glacier-etl report, opened in headless Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    closeDb?.();
-    await h?.sim.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await h?.close();
   });
 
   it('is one self-contained file: no request leaves the page, no console error, every chart drew marks from the warehouse numbers', async () => {
@@ -221,7 +217,7 @@ describe('glacier-etl report, opened in headless Chromium', () => {
 
   it('escapes what it shows: markup in a value stays text', async () => {
     const { renderReport } = await import('../../cli/report/renderReport.ts');
-    const { loadReportData } = await import('../../cli/report/reportData.ts');
+    const { loadReportData } = await import('../../activities/report/reportData.ts');
     const data = await loadReportData(query, { source: '<img src=x onerror=alert(1)></script><script>alert(2)</script>' });
     const text = renderReport(data);
     expect(text).not.toContain('<img src=x');

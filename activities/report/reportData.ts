@@ -1,6 +1,6 @@
-import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
-import { STREAMS } from '../../activities/streams/catalog.ts';
-import type { VerifyFinding } from '../../activities/ports.ts';
+import { sqlFile } from '../warehouse/sqlFile.ts';
+import { STREAMS } from '../streams/catalog.ts';
+import type { VerifyFinding } from '../ports.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 
 /** Reads committed rows from the warehouse (a read-only connection, or the worker's own reader). */
@@ -89,6 +89,7 @@ async function cuPerRunAndStream(query: QueryFn): Promise<{ cu: CuFigure[]; cuSo
   };
 }
 
+/** What the report shows, read from the warehouse (the worker that owns the file runs this as an activity). */
 export async function loadReportData(query: QueryFn, options: { source: string; verifyFindings?: VerifyFinding[]; now?: Date }): Promise<ReportData> {
   const cu = await cuPerRunAndStream(query);
   return {

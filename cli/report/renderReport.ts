@@ -42,12 +42,12 @@ const pageScript = () => readFileSync(new URL('./reportPage.js', import.meta.url
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-function table(columns: [key: string, title: string][], rows: Row[], options: { numeric?: string[]; empty?: string } = {}): string {
+function table(columns: [key: string, title: string][], rows: Row[], options: { numeric?: string[]; empty?: string; id?: string } = {}): string {
   if (rows.length === 0) return `<p class="empty">${html(options.empty ?? 'nothing stored')}</p>`;
   const numeric = new Set(options.numeric ?? []);
   const head = columns.map(([key, title]) => `<th${numeric.has(key) ? ' class="num"' : ''}>${html(title)}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map(([key]) => `<td${numeric.has(key) ? ' class="num"' : ''}>${html(r[key])}</td>`).join('')}</tr>`).join('\n');
-  return `<div class="table"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  return `<div class="table"${options.id ? ` id="${html(options.id)}"` : ''}><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 function chart(id: ReportChartId, title: string, hasData: boolean, note = ''): string {
@@ -80,6 +80,23 @@ function loadedRange(cursorText: Cell): string {
     return `from ${cursor.from ?? '?'}${end !== undefined ? ` to ${end}` : ''}`;
   }
   return cursor.walkTop !== undefined ? `walking down from ${cursor.walkTop}` : 'not started';
+}
+
+/** Coverage and freshness per stream: totals over its partitions, the newest sync and the largest lag. */
+function perStream(partitions: Row[]): Row[] {
+  const streams = [...new Set(partitions.map((p) => String(p.stream)))];
+  return streams.map((stream) => {
+    const mine = partitions.filter((p) => p.stream === stream);
+    return {
+      stream,
+      partitions: mine.length,
+      complete: mine.filter((p) => p.complete === true).length,
+      rows: mine.reduce((n, p) => n + Number(p.rows), 0),
+      pages: mine.reduce((n, p) => n + Number(p.pages), 0),
+      last_sync: mine.map((p) => String(p.last_sync)).sort().at(-1) ?? null,
+      lag: duration(Math.max(...mine.map((p) => Number(p.lag_seconds)))),
+    };
+  });
 }
 
 const STYLE = `
@@ -157,11 +174,17 @@ export function renderReport(data: ReportData): string {
 <section id="coverage">
 <h2>Coverage and freshness</h2>
 <div class="grid">${chart('rows-per-stream', 'Rows loaded per stream', data.partitions.length > 0)}</div>
+<h3>Per stream</h3>
+${table(
+  [['stream', 'stream'], ['partitions', 'partitions'], ['complete', 'complete'], ['rows', 'rows'], ['pages', 'pages'], ['last_sync', 'last sync (UTC)'], ['lag', 'lag (oldest partition)']],
+  perStream(data.partitions),
+  { numeric: ['partitions', 'complete', 'rows', 'pages', 'lag'], empty: 'no partition synced yet', id: 'streams-table' },
+)}
 <h3>Per partition</h3>
 ${table(
   [['partition_id', 'partition'], ['stream', 'stream'], ['rows', 'rows'], ['pages', 'pages'], ['state', 'state'], ['range', 'loaded'], ['last_sync', 'last sync (UTC)'], ['lag', 'lag']],
   data.partitions.map((p) => ({ ...p, state: p.complete ? 'complete' : 'mid-walk', range: loadedRange(p.cursor), lag: duration(p.lag_seconds) })),
-  { numeric: ['rows', 'pages', 'lag'], empty: 'no partition synced yet' },
+  { numeric: ['rows', 'pages', 'lag'], empty: 'no partition synced yet', id: 'partitions-table' },
 )}
 <h3>Loaded ranges per chain</h3>
 ${table(

@@ -210,7 +210,9 @@ describe('glacier-etl report, opened in headless Chromium', () => {
 
     // Tables: every partition listed, and the gap checks of verify pass on this warehouse.
     const partitions = await query('SELECT count(*)::INTEGER AS n FROM _glacier_checkpoints');
-    expect(await page.locator('#coverage table').first().locator('tbody tr').count()).toBe(partitions[0].n);
+    expect(await page.locator('#partitions-table tbody tr').count()).toBe(partitions[0].n);
+    const streams = await query('SELECT count(DISTINCT stream)::INTEGER AS n FROM _glacier_checkpoints');
+    expect(await page.locator('#streams-table tbody tr').count()).toBe(streams[0].n);
     expect(await page.locator('#coverage td.fail').count()).toBe(0);
     await page.close();
   });

@@ -68,15 +68,13 @@ async function localChecks(query: QueryFn): Promise<ReportData['checks']> {
 
 /**
  * CU per run and stream. Runs do not record compute units yet: then each page costs its stream's
- * endpoint weight (pages x weight, labelled "derived"). A `cu…` column in the run table, once it
- * exists, is used instead.
+ * endpoint weight (pages x weight, labelled "derived"). A `cu` column in the run table, once it
+ * exists, is used instead (sql/report/runStreamCu.sql).
  */
 async function cuPerRunAndStream(query: QueryFn): Promise<{ cu: CuFigure[]; cuSource: 'recorded' | 'derived' }> {
   const columns = (await rows(query, 'report/syncRunColumns.sql')).map((r) => String(r.column_name));
-  const recorded = columns.find((c) => /^cu(_spent)?$/.test(c));
-  if (recorded) {
-    // The identifier comes from the catalog above (one of two fixed names), never from input.
-    const found = await query(`SELECT run_id, stream, sum(pages) AS pages, sum("${recorded}") AS cu FROM _glacier_sync_runs GROUP BY ALL ORDER BY run_id, stream`);
+  if (columns.includes('cu')) {
+    const found = await rows(query, 'report/runStreamCu.sql');
     return { cuSource: 'recorded', cu: found.map((r) => ({ run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.cu) })) };
   }
   const pages = await rows(query, 'report/runStreamPages.sql');

@@ -2,7 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { Logger } from '../worker/logger.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, StatusPort, SyncPort, VerifyPort } from './ports.ts';
+import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
+import type { ReportData } from './report/reportData.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
@@ -12,6 +13,7 @@ export interface ActivityDeps {
   exporter?: ExportPort;
   status?: StatusPort;
   verifier?: VerifyPort;
+  report?: ReportPort;
 }
 
 function need<T>(port: T | undefined, name: string): T {
@@ -66,6 +68,10 @@ export function createActivities(deps: ActivityDeps) {
 
     async verify(input: { streams?: StreamName[] }) {
       return need(deps.verifier, 'the verifier').verify(input);
+    },
+
+    async reportData(): Promise<ReportData> {
+      return need(deps.report, 'the warehouse').reportData();
     },
   };
 }

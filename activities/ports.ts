@@ -1,5 +1,6 @@
 import type { StreamName } from '../worker/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
+import type { ReportData } from './report/reportData.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
@@ -35,4 +36,9 @@ export interface VerifyFinding {
 
 export interface VerifyPort {
   verify(input: { streams?: StreamName[] }): Promise<VerifyFinding[]>;
+}
+
+/** The analyst report's data, read by the worker that owns the warehouse (the CLI renders the page). */
+export interface ReportPort {
+  reportData(): Promise<ReportData>;
 }

@@ -47,6 +47,7 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
       logger,
       activities: createActivities(runtime.deps),
       workflowBundlePath: options.workflowBundlePath,
+      temporalMetricsBindAddress: runtime.metrics?.temporalBindAddress,
     });
     worker = created.worker;
     closeWorkerConnection = () => created.connection.close();

@@ -94,6 +94,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** JS heap (MB) past which the worker process runs a full garbage collection; 0 leaves V8 to itself. */
       heapBudgetMb: z.number().int().min(0).default(96),
+      /** Port of the Prometheus /metrics endpoint (also GLACIER_METRICS_PORT); absent = not served. */
+      metricsPort: z.number().int().min(0).max(65535).optional(),
     })
     .prefault({}),
   /** Partitions synced at once (child workflows in flight). */
@@ -110,6 +112,7 @@ export interface RuntimeEnv {
   GLACIER_METRICS_URL?: string;
   GLACIER_API_KEY?: string;
   GLACIER_DATA_DIR?: string;
+  GLACIER_METRICS_PORT?: string;
   TEMPORAL_ADDRESS?: string;
 }
 
@@ -167,6 +170,7 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_BASE_URL) merged.api.baseUrl = env.GLACIER_BASE_URL;
   if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
+  if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);
   return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount: apiKeysFromEnv(env).length };

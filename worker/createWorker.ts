@@ -9,12 +9,14 @@ let runtimeInstalled = false;
  * warn and above. Activity failures the pipeline handles (quota pauses, retried 5xx) are logged by
  * the activity layer with context; the SDK's copy would only repeat them, so they go to debug.
  */
-export function installQuietRuntime(logger?: Logger): void {
+export function installQuietRuntime(logger?: Logger, metricsBindAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const sdkLogger = (logger ?? createLogger()).child({ component: 'temporal-sdk' });
   try {
     Runtime.install({
+      // Temporal's own SDK metrics (worker slots, poll and task latencies…), appended to the worker's /metrics.
+      ...(metricsBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsBindAddress } } } } : {}),
       logger: new DefaultLogger('WARN', (entry) => {
         const { error, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
         const fields = { ...meta, err: error instanceof Error ? { message: error.message } : error };
@@ -39,10 +41,12 @@ export interface CreateWorkerOptions {
   maxConcurrentActivityTaskExecutions?: number;
   extra?: Partial<WorkerOptions>;
   logger?: Logger;
+  /** Where Temporal's Runtime serves its Prometheus metrics (worker/metrics.ts); only the first install counts. */
+  temporalMetricsBindAddress?: string;
 }
 
 export async function createWorker(options: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installQuietRuntime(options.logger);
+  installQuietRuntime(options.logger, options.temporalMetricsBindAddress);
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,

@@ -28,6 +28,7 @@ export async function runWorkerProcess(config: ResolvedConfig): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     logger,
     activities: createActivities(runtime.deps),
+    temporalMetricsBindAddress: runtime.metrics?.temporalBindAddress,
   });
   const stop = () => worker.shutdown();
   process.once('SIGINT', stop);

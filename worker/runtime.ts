@@ -8,11 +8,17 @@ import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 import { parquetDir, warehousePath } from './paths.ts';
+import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';
+import { observeCalls, observeCommits, observeSync } from '../activities/observe/syncObserver.ts';
+import { TIER_BUDGETS } from '../activities/api/quotaBudget.ts';
+import { loadReportData } from '../activities/report/reportData.ts';
 
 export interface Runtime {
   deps: ActivityDeps;
   /** The DuckDB warehouse this process owns (tests and benchmarks read it directly). */
   warehouse: Warehouse;
+  /** The Prometheus endpoint, when config.worker.metricsPort is set; pass temporalBindAddress to createWorker. */
+  metrics?: WorkerMetrics;
   close(): Promise<void>;
 }
 
@@ -36,7 +42,21 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     logger: logger.child({ component: 'api' }),
   });
   const warehouse = await openWarehouse(warehousePath(config.dataDir), { memoryLimit: config.warehouse.memoryLimit });
-  const sync = createSyncCore({ client, warehouse, config, logger: logger.child({ component: 'sync' }) });
+  const apiKeyCount = apiKeysFromEnv(env).length;
+  const metrics =
+    config.worker.metricsPort === undefined
+      ? undefined
+      : await startWorkerMetrics({ port: config.worker.metricsPort, cuPerDay: TIER_BUDGETS[apiKeyCount ? config.api.tier : 'none'].perDay, logger: logger.child({ component: 'metrics' }) });
+  metrics?.watchClient(() => client.stats());
+  // With metrics on, the sync core sees observed wrappers of its client and warehouse (see activities/observe/).
+  const observer = metrics?.observer;
+  const syncCore = createSyncCore({
+    client: observer ? observeCalls(client, observer) : client,
+    warehouse: observer ? observeCommits(warehouse, observer) : warehouse,
+    config,
+    logger: logger.child({ component: 'sync' }),
+  });
+  const sync = observer ? observeSync(syncCore, observer) : syncCore;
   const outDir = parquetDir(config.dataDir);
   return {
     warehouse,
@@ -46,8 +66,11 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
       status: { listCheckpoints: () => warehouse.listCheckpoints() },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+      report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: warehousePath(config.dataDir) }) },
     },
+    metrics,
     async close() {
+      await metrics?.close();
       await warehouse.close();
     },
   };

@@ -2,6 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { CheckpointView } from '../activities/sync/types.ts';
+import type { ReportData } from '../activities/report/reportData.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 
 // Warehouse reads and exports run as activities so the one worker process that owns the DuckDB
@@ -18,4 +19,8 @@ export async function exportWorkflow(input: { tables?: string[] }): Promise<Expo
 
 export async function verifyWorkflow(input: { streams?: StreamName[] }): Promise<VerifyFinding[]> {
   return await acts.verify(input);
+}
+
+export async function reportWorkflow(): Promise<ReportData> {
+  return await acts.reportData();
 }

@@ -9,7 +9,8 @@ import { configForWorld } from '../demoConfig.ts';
 import { withSession } from '../session.ts';
 import { runOnWorker } from '../runOnWorker.ts';
 import { followPipeline, startPipeline, summarize } from '../runPipeline.ts';
-import { verifyWorkflow } from '../../workflows/maintenance.ts';
+import { reportWorkflow, verifyWorkflow } from '../../workflows/maintenance.ts';
+import { writeReport } from '../report/writeReport.ts';
 
 function parseSize(value: string): WorldSizeName {
   if (!(value in WORLD_SIZES)) throw new InvalidArgumentError(`expected one of ${Object.keys(WORLD_SIZES).join(', ')}`);
@@ -52,6 +53,8 @@ export function registerDemoCommand(program: Command): void {
           const summary = summarize(status);
           const findings = await runOnWorker(session, verifyWorkflow, 'glacier-verify-demo', [{}]);
           const problems = findings.filter((f) => !f.ok);
+          const reportPath = join(dataDir, 'report.html');
+          writeReport({ ...(await runOnWorker(session, reportWorkflow, 'glacier-report-demo', [])), verifyFindings: findings }, reportPath);
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           process.stdout.write(
             [
@@ -65,6 +68,7 @@ export function registerDemoCommand(program: Command): void {
               ...status.partitions.filter((p) => p.state === 'failed').map((p) => `  failed ${p.partitionId}: ${p.error}`),
               `temporal UI: ${session.uiUrl}${opts.keepRunning ? '' : ' (stops with the demo; use --keep-running to browse it)'}`,
               `try: npx glacier-etl --config ${join(opts.dataDir, "demo-config.yaml")} sql --file sql/examples/daily_transactions.sql`,
+              `report:    ${reportPath} (open it in a browser; works offline)`,
               '',
             ].join('\n'),
           );

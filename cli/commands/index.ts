@@ -3,6 +3,7 @@ import { registerConfigCommand } from './config.ts';
 import { registerDemoCommand } from './demo.ts';
 import { registerDevServerCommand } from './devServer.ts';
 import { registerExportCommand } from './export.ts';
+import { registerReportCommand } from './report.ts';
 import { registerRunCommands } from './run.ts';
 import { registerScheduleCommand } from './schedule.ts';
 import { registerSimulatorCommand } from './simulator.ts';
@@ -19,6 +20,7 @@ export function registerCommands(program: Command): void {
   registerExportCommand(program);
   registerVerifyCommand(program);
   registerSqlCommand(program);
+  registerReportCommand(program);
   registerConfigCommand(program);
   registerWorkerCommand(program);
   registerDevServerCommand(program);

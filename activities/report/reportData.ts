@@ -1,0 +1,108 @@
+import { sqlFile } from '../warehouse/sqlFile.ts';
+import { STREAMS } from '../streams/catalog.ts';
+import type { VerifyFinding } from '../ports.ts';
+import type { StreamName } from '../../worker/streamNames.ts';
+
+/** Reads committed rows from the warehouse (a read-only connection, or the worker's own reader). */
+export type QueryFn = (sql: string) => Promise<Record<string, unknown>[]>;
+
+/** A cell as JSON can carry it: 64-bit integers become numbers when exact, text otherwise. */
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
+
+export interface CuFigure {
+  run_id: string;
+  stream: string;
+  pages: number;
+  cu: number;
+}
+
+/** Everything the report shows, as plain JSON (it is embedded into the page as is). */
+export interface ReportData {
+  generatedAt: string;
+  source: string;
+  partitions: Row[];
+  loadedRanges: Row[];
+  /** Warehouse checks (sql/verify/): each with the rows that break it. */
+  checks: { check: string; ok: boolean; detail: string }[];
+  /** Findings of a full verify run (the demo passes its own; the command runs the local checks only). */
+  verifyFindings?: VerifyFinding[];
+  syncRuns: Row[];
+  /** CU per run and stream; `cuSource` says whether runs recorded them or they are pages x weight. */
+  cu: CuFigure[];
+  cuSource: 'recorded' | 'derived';
+  dailyTransactions: Row[];
+  dailyTokenTransfers: Row[];
+  validatorStake: Row[];
+  validatorStatus: Row[];
+  rewardsPerAddress: Row[];
+}
+
+export function plainCell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  return String(value);
+}
+
+async function rows(query: QueryFn, file: string): Promise<Row[]> {
+  const result = await query(sqlFile(file));
+  return result.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plainCell(v)])));
+}
+
+const list = (found: Row[], fmt: (r: Row) => string) => found.map(fmt).join(', ');
+
+/** The warehouse-only checks of verify (sql/verify/): gaps, parent links, tx counts, unfinished walks. */
+async function localChecks(query: QueryFn): Promise<ReportData['checks']> {
+  const gaps = await rows(query, 'verify/blockGaps.sql');
+  const links = await rows(query, 'verify/blockParentLinks.sql');
+  const counts = await rows(query, 'verify/blockTxCounts.sql');
+  const incomplete = await rows(query, 'verify/incompletePartitions.sql');
+  return [
+    { check: 'evm_blocks: no gaps', ok: gaps.length === 0, detail: gaps.length ? `missing ${list(gaps, (g) => `${g.chain_id}:${g.gap_from}-${g.gap_to}`)}` : 'no missing block numbers between stored blocks' },
+    { check: 'evm_blocks: parent hashes link up', ok: links.length === 0, detail: links.length ? `broken at ${list(links, (l) => `${l.chain_id}:${l.block_number}`)}` : 'every adjacent pair links' },
+    { check: 'evm_blocks.tx_count matches stored transactions', ok: counts.length === 0, detail: counts.length ? `differs at ${list(counts, (m) => `${m.chain_id}:${m.block_number}`)}` : 'every covered block matches' },
+    { check: 'partitions: every walk finished', ok: incomplete.length === 0, detail: incomplete.length ? `unfinished: ${list(incomplete, (p) => String(p.partition_id))}` : 'no partition left mid-walk' },
+  ];
+}
+
+/**
+ * CU per run and stream. Runs do not record compute units yet: then each page costs its stream's
+ * endpoint weight (pages x weight, labelled "derived"). A `cu` column in the run table, once it
+ * exists, is used instead (sql/report/runStreamCu.sql).
+ */
+async function cuPerRunAndStream(query: QueryFn): Promise<{ cu: CuFigure[]; cuSource: 'recorded' | 'derived' }> {
+  const columns = (await rows(query, 'report/syncRunColumns.sql')).map((r) => String(r.column_name));
+  if (columns.includes('cu')) {
+    const found = await rows(query, 'report/runStreamCu.sql');
+    return { cuSource: 'recorded', cu: found.map((r) => ({ run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.cu) })) };
+  }
+  const pages = await rows(query, 'report/runStreamPages.sql');
+  return {
+    cuSource: 'derived',
+    cu: pages.map((r) => {
+      const weight = STREAMS[r.stream as StreamName]?.weight ?? 0;
+      return { run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.pages) * weight };
+    }),
+  };
+}
+
+/** What the report shows, read from the warehouse (the worker that owns the file runs this as an activity). */
+export async function loadReportData(query: QueryFn, options: { source: string; verifyFindings?: VerifyFinding[]; now?: Date }): Promise<ReportData> {
+  const cu = await cuPerRunAndStream(query);
+  return {
+    generatedAt: (options.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z'),
+    source: options.source,
+    partitions: await rows(query, 'report/partitions.sql'),
+    loadedRanges: await rows(query, 'report/loadedRanges.sql'),
+    checks: await localChecks(query),
+    verifyFindings: options.verifyFindings,
+    syncRuns: await rows(query, 'report/syncRuns.sql'),
+    ...cu,
+    dailyTransactions: await rows(query, 'report/dailyTransactions.sql'),
+    dailyTokenTransfers: await rows(query, 'report/dailyTokenTransfers.sql'),
+    validatorStake: await rows(query, 'report/validatorStake.sql'),
+    validatorStatus: await rows(query, 'report/validatorStatusOverTime.sql'),
+    rewardsPerAddress: await rows(query, 'report/rewardsPerAddress.sql'),
+  };
+}

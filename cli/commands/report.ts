@@ -1,0 +1,42 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { configFor } from '../globalConfig.ts';
+import { UserError } from '../userError.ts';
+import { withSession } from '../session.ts';
+import { runOnWorker } from '../runOnWorker.ts';
+import { warehousePath } from '../../worker/paths.ts';
+import { reportWorkflow } from '../../workflows/maintenance.ts';
+import { writeReport } from '../report/writeReport.ts';
+
+/** Where the report goes: --out, else report.html in the data directory. Checked before any work. */
+function outputPath(out: string | undefined, dataDir: string): string {
+  if (out !== undefined && !out.trim()) throw new UserError('report: --out needs a file path');
+  const path = resolve(out ?? join(dataDir, 'report.html'));
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UserError(`report: --out ${path} is a directory; give a file path such as ${join(path, 'report.html')}`);
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`report: directory ${dir} does not exist`);
+  if (!/\.html?$/i.test(path)) throw new UserError(`report: --out ${path} should end in .html (the report is one HTML page)`);
+  return path;
+}
+
+/**
+ * The worker that owns the warehouse reads the report's data (an activity, like status and verify),
+ * so the report works while a worker runs; this process renders the page and writes the file.
+ */
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('write one self-contained HTML page (charts and tables, works offline) about what the warehouse holds')
+    .option('-o, --out <file>', 'where to write the page (default: <dataDir>/report.html)')
+    .action(async (opts: { out?: string }, command: Command) => {
+      const config = configFor(command);
+      // Embedded mode opens the warehouse here: refuse to create an empty one just to report on it.
+      const file = warehousePath(config.dataDir);
+      if (!config.temporalAddress && !existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
+      const out = outputPath(opts.out, config.dataDir);
+      const data = await withSession(config, (session) => runOnWorker(session, reportWorkflow, 'glacier-report', []));
+      const bytes = writeReport(data, out);
+      process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
+    });
+}

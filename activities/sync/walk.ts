@@ -12,6 +12,8 @@ import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
  *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not).
  * - snapshot-merge / snapshot-replace: cursor { snapshotAt }. A run re-reads the whole list; a
  *   walk of an earlier run that never finished is abandoned, not mixed into this run's snapshot.
+ *   snapshot-replace also counts the walk's committed rows and pages (walkRows, walkPages), so the
+ *   commit of its last page can record the finished walk, however many batches it took.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
  */
 
@@ -28,6 +30,9 @@ export interface WalkCursor {
   next?: number;
   /** snapshots */
   snapshotAt?: number;
+  /** snapshot-replace: rows and pages this walk has committed so far (recorded when it finishes). */
+  walkRows?: number;
+  walkPages?: number;
 }
 
 export interface Walk {
@@ -56,9 +61,19 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
   }
 }
 
-/** The walk after an expired page token: back to its first page, keeping the durable cursor. */
+/**
+ * The walk after an expired page token: back to its first page, keeping the durable cursor. A
+ * snapshot's counts start again, since its pages are read (and upserted) again.
+ */
 export function restartWalk(walk: Walk): Walk {
-  return { pageToken: null, cursor: { ...walk.cursor } };
+  const cursor = { ...walk.cursor };
+  if (cursor.walkRows !== undefined || cursor.walkPages !== undefined) Object.assign(cursor, { walkRows: 0, walkPages: 0 });
+  return { pageToken: null, cursor };
+}
+
+/** snapshot-replace: the cursor after committing `rows` rows over `pages` more pages of the walk. */
+export function countWalk(cursor: WalkCursor, rows: number, pages: number): WalkCursor {
+  return { ...cursor, walkRows: (cursor.walkRows ?? 0) + rows, walkPages: (cursor.walkPages ?? 0) + pages };
 }
 
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));

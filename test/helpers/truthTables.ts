@@ -12,7 +12,25 @@ import type { Simulator } from '../../simulator/index.ts';
  * ground truth (all items at once, no tokens, no faults) and run through the same stream
  * normalizers, so the warehouse can be compared with it table by table, column by column.
  */
-export function truthClient(sim: Simulator): StreamClient {
+/** What ground truth needs of a simulator: in process, or a running one reached over its admin route. */
+export type TruthSource = Pick<Simulator, 'baseUrl' | 'metricsUrl' | 'groundTruth'>;
+
+/** A simulator running in another process (`glacier-etl simulator`), asked through GET /admin/truth. */
+export function remoteTruthSource(baseUrl: string, metricsUrl: string): TruthSource {
+  return {
+    baseUrl,
+    metricsUrl,
+    async groundTruth(method, path, query = {}, body) {
+      const url = new URL('/admin/truth', baseUrl);
+      url.search = new URLSearchParams({ method, path, query: new URLSearchParams(query).toString(), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).toString();
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`truth ${path}: HTTP ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { items: unknown[] }).items;
+    },
+  };
+}
+
+export function truthClient(sim: TruthSource): StreamClient {
   const fetchJson = async (endpoint: Endpoint<unknown, unknown>, params: unknown) => {
     const request = endpoint.build(params);
     const { url } = buildUrl(endpoint.service === 'metrics' ? sim.metricsUrl : sim.baseUrl, request);
@@ -85,7 +103,7 @@ export const latestView = (table: string) => `v_${table}_latest`;
  * analyst reads as the latest snapshot must be the API's answer at `snapshotAt`, emptied ones too.
  */
 export async function compareWithTruth(
-  sim: Simulator,
+  sim: TruthSource,
   warehouse: Warehouse,
   partitions: PartitionSpec[],
   ctx: { snapshotAt: number; runId?: string; latest?: boolean },

@@ -191,4 +191,14 @@ describe('snapshot walks: the latest snapshot is the last finished walk, empty o
     expect(await countOf(`SELECT count(*) AS n FROM v_evm_native_balances_latest WHERE snapshot_at <> ${S4}`)).toBe(0);
     expect(await countOf(`SELECT count(*) AS n FROM _glacier_snapshot_walks WHERE run_id = 'crashed'`)).toBe(0);
   });
+
+  it('verify flags a finished walk whose record is missing', async () => {
+    const check = 'snapshot walks: every finished walk is recorded (latest views read it)';
+    expect((await verify()).find((f) => f.check === check)).toMatchObject({ ok: true });
+    const erc20 = emptied.erc.get('evm.erc20_balances')!;
+    await h.warehouse.withWriter((c) => c.run(`DELETE FROM _glacier_snapshot_walks WHERE partition_id = '${erc20.id}' AND snapshot_at = (SELECT max(snapshot_at) FROM _glacier_snapshot_walks)`));
+    const finding = (await verify()).find((f) => f.check === check)!;
+    expect(finding.ok).toBe(false);
+    expect(finding.detail).toContain(erc20.id);
+  });
 });

@@ -10,7 +10,7 @@ import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './types.ts';
-import { advanceWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
+import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
   client: StreamClient;
@@ -94,16 +94,26 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
     let pending = emptyPending(stream.tables);
-    const flush = async (state: Walk, complete: boolean) => {
+    // Commits the pending pages with the walk state after the last of them. snapshot-replace walks
+    // count their rows in the durable cursor, and the commit that finishes one records the walk
+    // (found rows or not) in the same transaction: a half-walk is never recorded, an empty one is.
+    const flush = async (complete: boolean) => {
       if (pending.pages === 0) return;
       totalRows += pending.rows;
       totalPages += pending.pages;
+      const cursor = mode === 'snapshot-replace' ? countWalk(walk.cursor, pending.rows, pending.pages) : { ...walk.cursor };
+      const finished =
+        mode === 'snapshot-replace' && complete
+          ? { snapshotAt: ctx.snapshotAt, runId: input.runId, params: partition.params, rows: cursor.walkRows ?? 0, pages: cursor.walkPages ?? 0 }
+          : undefined;
       await warehouse.commitBatch(
         // rowsToArrow keeps the last row of a key listed on two pages of the batch.
         stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
-        { partitionId: partition.id, stream: partition.stream, pageToken: state.pageToken, cursor: { ...state.cursor }, rows: totalRows, pages: totalPages, complete },
+        { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
         { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete },
+        finished,
       );
+      walk = { pageToken: walk.pageToken, cursor };
       pages += pending.pages;
       rows += pending.rows;
       pending = emptyPending(stream.tables);
@@ -120,13 +130,13 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // restarted last, the 400 is not about a stale token and fails as it is (non-retryable).
         if (error instanceof InvalidPageTokenError && mayRestartWalk(walk)) {
           log.warn({ err: error.message, position: walkPosition(walk) }, 'page token rejected; restarting the walk from its cursor');
-          await flush(walk, false);
+          await flush(false);
           walk = restartWalk(walk);
           seenTokens.clear();
           continue;
         }
         // Keep what this batch already fetched before failing: its walk state is consistent.
-        await flush(walk, false);
+        await flush(false);
         throw error;
       }
       if (walk.pageToken !== null) seenTokens.add(walk.pageToken);
@@ -134,7 +144,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       const nextToken = nextPageTokenOf(page.nextPageToken);
       if (nextToken !== undefined && seenTokens.has(nextToken)) {
         const [method, target] = stream.endpoint.split(' ');
-        await flush(walk, false);
+        await flush(false);
         throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, nextToken, 'server repeated a nextPageToken: the walk would never end');
       }
       const byTable = stream.normalize(page as never, ctx);
@@ -148,12 +158,12 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       const next = advanceWalk(mode, walk, keys, nextToken);
       walk = next.walk;
       if (next.complete) {
-        await flush(walk, true);
+        await flush(true);
         log.debug({ pages, rows }, 'walk complete');
         return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
       }
     }
-    await flush(walk, false);
+    await flush(false);
     return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
   }
 

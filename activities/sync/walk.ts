@@ -12,6 +12,8 @@ import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
  *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not).
  * - snapshot-merge / snapshot-replace: cursor { snapshotAt }. A run re-reads the whole list; a
  *   walk of an earlier run that never finished is abandoned, not mixed into this run's snapshot.
+ *   snapshot-replace also counts the walk's committed rows and pages (walkRows, walkPages), so the
+ *   commit of its last page can record the finished walk, however many batches it took.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
  */
 
@@ -35,6 +37,9 @@ export interface WalkCursor {
    * same position is not a stale token (the walk got there afresh): it fails instead of looping.
    */
   staleAt?: number;
+  /** snapshot-replace: rows and pages this walk has committed so far (recorded when it finishes). */
+  walkRows?: number;
+  walkPages?: number;
 }
 
 export interface Walk {
@@ -77,9 +82,26 @@ export function mayRestartWalk(walk: Walk): boolean {
   return walk.pageToken !== null && (position < 0 || walk.cursor.staleAt !== position);
 }
 
-/** The walk after an expired page token: back to its first page, keeping the durable cursor and where the token was rejected. */
+/**
+ * The walk after an expired page token: back to its first page, keeping the durable cursor and where
+ * the token was rejected. A snapshot's counts start again, since its pages are read (and upserted) again.
+ */
 export function restartWalk(walk: Walk): Walk {
-  return { pageToken: null, cursor: { ...walk.cursor, page: 0, staleAt: walkPosition(walk) } };
+  const cursor = { ...walk.cursor, page: 0, staleAt: walkPosition(walk) };
+  if (cursor.walkRows !== undefined || cursor.walkPages !== undefined) Object.assign(cursor, { walkRows: 0, walkPages: 0 });
+  return { pageToken: null, cursor };
+}
+
+/** snapshot-replace: the cursor after committing `rows` rows over `pages` more pages of the walk. */
+export function countWalk(cursor: WalkCursor, rows: number, pages: number): WalkCursor {
+  return { ...cursor, walkRows: (cursor.walkRows ?? 0) + rows, walkPages: (cursor.walkPages ?? 0) + pages };
+}
+
+function withoutPosition(c: WalkCursor): WalkCursor {
+  const rest = { ...c };
+  delete rest.page;
+  delete rest.staleAt;
+  return rest;
 }
 
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
@@ -104,7 +126,8 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
     }
     case 'snapshot-merge':
     case 'snapshot-replace':
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { runId: c.runId, snapshotAt: c.snapshotAt } } };
+      // Finished: the positions go; a snapshot's counts stay (the commit that finishes it records them).
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: withoutPosition(c) } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, page: (c.page ?? 0) + 1 } } };
   }
 }

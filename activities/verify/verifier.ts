@@ -24,7 +24,7 @@ const list = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>)
 
 /**
  * Completeness and consistency checks over the warehouse, some against the live API:
- * unfinished partitions, keys stored more than once, gaps and broken parent links in block ranges, block txCount against the
+ * unfinished partitions, finished snapshot walks missing from _glacier_snapshot_walks, keys stored more than once, gaps and broken parent links in block ranges, block txCount against the
  * stored transactions, the stored head against the API head, and primary-network balances recomputed
  * from stored UTXOs against the balances endpoint's snapshot.
  */
@@ -91,6 +91,12 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
         check: 'partitions: every walk finished',
         ok: incomplete.length === 0 && total > 0,
         detail: total === 0 ? 'nothing synced yet' : incomplete.length ? `unfinished: ${list(incomplete, (p) => String(p.partition_id))}` : `${total} partitions complete`,
+      });
+      const unrecorded = await warehouse.query(sqlFile('verify/unrecordedSnapshotWalks.sql'));
+      findings.push({
+        check: 'snapshot walks: every finished walk is recorded (latest views read it)',
+        ok: unrecorded.length === 0,
+        detail: unrecorded.length ? `not recorded: ${list(unrecorded, (w) => `${w.partition_id}@${w.snapshot_at}`)}` : 'every finished snapshot walk is recorded',
       });
       const tables = new Map((streams ?? config.streams).filter((s) => enabled(streams, s)).flatMap((s) => STREAMS[s].tables.map((t) => [t.name, t] as const)));
       findings.push(await keyUniquenessFinding(warehouse, [...tables.values()]));

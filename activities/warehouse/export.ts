@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { allTables } from '../streams/catalog.ts';
 import { ident, sqlString } from './identifier.ts';
+import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import type { Warehouse } from './warehouse.ts';
@@ -135,10 +136,10 @@ async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, 
   return { written, unchanged, deleted, current };
 }
 
-/** Exports the warehouse tables (all, or `tables`) to hive-partitioned Parquet under outDir. */
+/** Exports the warehouse tables (all, or `tables`) and the finished snapshot walks to hive-partitioned Parquet under outDir. */
 export async function exportParquet(warehouse: Warehouse, outDir: string, options: { tables?: string[] } = {}): Promise<ExportResult> {
   const root = resolve(outDir);
-  const defs = allTables().filter((t) => !options.tables || options.tables.includes(t.name));
+  const defs = [...allTables(), snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   const tmpDir = join(root, '.tmp');

@@ -44,10 +44,25 @@ export interface RunRecord {
   done: boolean;
 }
 
+/**
+ * A snapshot-replace walk that this commit finishes: recorded with its last page and its checkpoint,
+ * so "latest" means the last finished walk, an empty one included, and never a half-written walk.
+ */
+export interface SnapshotWalkRecord {
+  snapshotAt: number;
+  runId: string;
+  /** The partition's endpoint parameters: what the walk covers (the views read them). */
+  params: Record<string, unknown>;
+  /** Rows and pages of the whole walk (across its batches), all tables. */
+  rows: number;
+  pages: number;
+}
+
 interface PendingCommit {
   tables: TableBatch[];
   checkpoint: CheckpointWrite;
   run: RunRecord | undefined;
+  walk: SnapshotWalkRecord | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -154,9 +169,9 @@ export class Warehouse {
    * commit runs are committed together by the next one (commitGroup.ts); if that shared transaction
    * fails, each of them is committed alone, so an error reaches only the batch that causes it.
    */
-  commitBatch(tables: TableBatch[], checkpoint: CheckpointWrite, run?: RunRecord): Promise<void> {
+  commitBatch(tables: TableBatch[], checkpoint: CheckpointWrite, run?: RunRecord, walk?: SnapshotWalkRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ tables, checkpoint, run, resolve, reject });
+      this.waiting.push({ tables, checkpoint, run, walk, resolve, reject });
       void this.queue.run(() => this.commitWaiting());
     });
   }
@@ -208,10 +223,11 @@ export class Warehouse {
         await this.fault(`after-table:${table.name}`);
       }
       await this.fault('before-checkpoint');
-      for (const { checkpoint, run } of group) {
+      for (const { checkpoint, run, walk } of group) {
         const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
         await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
         if (run) await this.runPrepared('ops/recordSyncRun.sql', [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
+        if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
       }
       await this.fault('before-commit');
       await this.writer.run('COMMIT');

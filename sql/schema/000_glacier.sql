@@ -36,3 +36,16 @@ CREATE TABLE IF NOT EXISTS _glacier_exports (
   PRIMARY KEY (table_name, partition_path)
 );
 COMMENT ON TABLE _glacier_exports IS 'Parquet export state: one row per written hive partition with the fingerprint (row count + hash) of its rows, so an export rewrites only partitions whose rows changed.';
+
+CREATE TABLE IF NOT EXISTS _glacier_snapshot_walks (
+  stream       VARCHAR NOT NULL,
+  partition_id VARCHAR NOT NULL,
+  snapshot_at  BIGINT NOT NULL,
+  params       JSON NOT NULL,
+  run_id       VARCHAR NOT NULL,
+  rows         BIGINT NOT NULL,
+  pages        BIGINT NOT NULL,
+  completed_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (stream, partition_id, snapshot_at)
+);
+COMMENT ON TABLE _glacier_snapshot_walks IS 'Finished walks of snapshot-replace partitions (balances, pending rewards, holders): one row per (stream, partition, snapshot time), written in the same transaction as the walk''s last page and its checkpoint, whether the walk found rows or none. params: the partition''s endpoint parameters (chainId, address(es), network, blockchainId, nodeIds, threshold), which name what the walk covers. rows/pages: what the walk wrote across its tables. The *_latest views read the last finished walk of each address, address set or contract; rows of a walk that never finished are never latest.';

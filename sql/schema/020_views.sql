@@ -26,14 +26,74 @@ SELECT
 FROM evm_token_transfers
 GROUP BY ALL;
 
--- Latest snapshot of EVM balances per (chain, address[, token]).
-CREATE OR REPLACE VIEW v_evm_native_balances_latest AS
-SELECT * FROM evm_native_balances
-QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY chain_id, address);
+-- Latest snapshots. A snapshot stream (balances, pending rewards, holders) records every finished walk
+-- of a partition in _glacier_snapshot_walks, empty walks included, in the transaction of its last
+-- page. "Latest" is the last finished walk of an address, address set or contract, whatever it held:
+-- a balance that went away has no row here, and rows of a walk that never finished never show.
+-- The partition's params name what a walk covers (chainId + address or addresses, network +
+-- blockchainId + addresses, nodeIds, contract address + threshold).
 
+-- Native balance per (chain, address): the row of the last finished walk that read one. The native
+-- stream and the ERC-20/721/1155 lists (their nativeTokenBalance) all read it; the API always answers
+-- a value, so an emptied balance reads 0 here.
+CREATE OR REPLACE VIEW v_evm_native_balances_latest AS
+WITH walked AS (
+  SELECT params->>'chainId' AS chain_id,
+         unnest(CASE WHEN stream = 'evm.native_balances' THEN CAST(params->'addresses' AS VARCHAR[]) ELSE [params->>'address'] END) AS address,
+         snapshot_at
+  FROM _glacier_snapshot_walks
+  WHERE stream IN ('evm.native_balances', 'evm.erc20_balances', 'evm.erc721_balances', 'evm.erc1155_balances')
+)
+SELECT b.* FROM evm_native_balances b
+SEMI JOIN walked w ON w.chain_id = b.chain_id AND w.address = b.address AND w.snapshot_at = b.snapshot_at
+QUALIFY b.snapshot_at = max(b.snapshot_at) OVER (PARTITION BY b.chain_id, b.address);
+
+-- ERC-20 / ERC-721 / ERC-1155 balances per (chain, owner address): the tokens its last finished walk listed.
 CREATE OR REPLACE VIEW v_evm_erc20_balances_latest AS
-SELECT * FROM evm_erc20_balances
-QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY chain_id, address);
+WITH latest AS (
+  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
+  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc20_balances' GROUP BY ALL
+)
+SELECT b.* FROM evm_erc20_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+
+CREATE OR REPLACE VIEW v_evm_erc721_balances_latest AS
+WITH latest AS (
+  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
+  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc721_balances' GROUP BY ALL
+)
+SELECT b.* FROM evm_erc721_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+
+CREATE OR REPLACE VIEW v_evm_erc1155_balances_latest AS
+WITH latest AS (
+  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
+  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc1155_balances' GROUP BY ALL
+)
+SELECT b.* FROM evm_erc1155_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+
+-- The last finished pn.balances walk per (network, chain, address set); address_set is the set's
+-- addresses comma-joined, as pn_balances stores it. Also the snapshot verify checks against UTXOs.
+CREATE OR REPLACE VIEW v_pn_balances_latest_walks AS
+SELECT params->>'network' AS network, params->>'blockchainId' AS blockchain_id,
+       array_to_string(CAST(params->'addresses' AS VARCHAR[]), ',') AS address_set,
+       max(snapshot_at) AS snapshot_at
+FROM _glacier_snapshot_walks
+WHERE stream = 'pn.balances'
+GROUP BY ALL;
+
+-- Primary-network balances per (network, chain, address set, kind, entry) of the last finished walk.
+CREATE OR REPLACE VIEW v_pn_balances_latest AS
+SELECT b.* FROM pn_balances b
+SEMI JOIN v_pn_balances_latest_walks l
+  ON l.network = b.network AND l.blockchain_id = b.blockchain_id AND l.address_set = b.address_set AND l.snapshot_at = b.snapshot_at;
+
+-- Holders of each (chain, contract, threshold) in the last finished walk.
+CREATE OR REPLACE VIEW v_metrics_holders_latest AS
+WITH latest AS (
+  SELECT params->>'chainId' AS chain_id, params->>'address' AS contract_address, params->>'threshold' AS threshold, max(snapshot_at) AS snapshot_at
+  FROM _glacier_snapshot_walks WHERE stream = 'metrics.holders' GROUP BY ALL
+)
+SELECT h.* FROM metrics_holders h
+SEMI JOIN latest l ON l.chain_id = h.chain_id AND l.contract_address = h.contract_address AND l.threshold = h.threshold AND l.snapshot_at = h.snapshot_at;
 
 -- Stake and delegation per validator: current validations (active and pending) from pn_validators,
 -- plus delegations seen as primary-network transactions (AddDelegatorTx, AddPermissionlessDelegatorTx).
@@ -73,10 +133,25 @@ SELECT network, address, reward_asset_id AS asset_id, any_value(reward_asset_sym
 FROM (SELECT *, unnest(addresses) AS address FROM pn_rewards)
 GROUP BY network, address, reward_asset_id;
 
--- Latest pending rewards per staking transaction.
+-- Pending rewards of the last finished walk of each partition (an address set or a node-id set of a
+-- network): a reward belongs to the walks whose filter lists it (one of its reward addresses, P-/X-
+-- prefix aside, is in the set, or its node id is). A reward several partitions list shows once.
 CREATE OR REPLACE VIEW v_pn_pending_rewards_latest AS
-SELECT * FROM pn_pending_rewards
-QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY network);
+WITH latest AS (
+  SELECT params->>'network' AS network,
+         list_transform(CAST(params->'addresses' AS VARCHAR[]), a -> regexp_replace(a, '^[PXC]-', '')) AS addresses,
+         CAST(params->'nodeIds' AS VARCHAR[]) AS node_ids,
+         max(snapshot_at) AS snapshot_at
+  FROM _glacier_snapshot_walks
+  WHERE stream = 'pn.pending_rewards'
+  GROUP BY ALL
+)
+SELECT r.* FROM pn_pending_rewards r
+SEMI JOIN latest l
+  ON l.network = r.network AND l.snapshot_at = r.snapshot_at
+ AND ((l.addresses IS NULL AND l.node_ids IS NULL)
+      OR list_has_any(list_transform(r.addresses, a -> regexp_replace(a, '^[PXC]-', '')), l.addresses)
+      OR list_contains(l.node_ids, r.node_id));
 
 -- Unspent UTXO balance per owner address, chain and asset (a multi-owner UTXO counts for each owner).
 CREATE OR REPLACE VIEW v_pn_utxo_balances AS

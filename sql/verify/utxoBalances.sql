@@ -1,11 +1,11 @@
 -- Balances recomputed from stored UTXOs against the balances endpoint's latest snapshot, per
 -- (network, chain, address set, asset): the UTXOs the chain lists for those addresses that existed
 -- and were unspent at the snapshot time must add up to every balance kind, atomic memory included
--- (UTXOs exported to this chain and not yet imported are listed for it too).
+-- (UTXOs exported to this chain and not yet imported are listed for it too). The latest snapshot is
+-- the last finished walk of the address set, an empty one included (its balance is then 0).
 WITH latest AS (
-  SELECT network, blockchain_id, address_set, max(snapshot_at) AS snapshot_at
-  FROM pn_balances
-  GROUP BY ALL
+  SELECT network, blockchain_id, address_set, snapshot_at
+  FROM v_pn_balances_latest_walks
 ),
 balance AS (
   SELECT b.network, b.blockchain_id, b.address_set, b.asset_id, sum(b.amount) AS amount

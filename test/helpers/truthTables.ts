@@ -12,7 +12,25 @@ import type { Simulator } from '../../simulator/index.ts';
  * ground truth (all items at once, no tokens, no faults) and run through the same stream
  * normalizers, so the warehouse can be compared with it table by table, column by column.
  */
-export function truthClient(sim: Simulator): StreamClient {
+/** What ground truth needs of a simulator: in process, or a running one reached over its admin route. */
+export type TruthSource = Pick<Simulator, 'baseUrl' | 'metricsUrl' | 'groundTruth'>;
+
+/** A simulator running in another process (`glacier-etl simulator`), asked through GET /admin/truth. */
+export function remoteTruthSource(baseUrl: string, metricsUrl: string): TruthSource {
+  return {
+    baseUrl,
+    metricsUrl,
+    async groundTruth(method, path, query = {}, body) {
+      const url = new URL('/admin/truth', baseUrl);
+      url.search = new URLSearchParams({ method, path, query: new URLSearchParams(query).toString(), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).toString();
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`truth ${path}: HTTP ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { items: unknown[] }).items;
+    },
+  };
+}
+
+export function truthClient(sim: TruthSource): StreamClient {
   const fetchJson = async (endpoint: Endpoint<unknown, unknown>, params: unknown) => {
     const request = endpoint.build(params);
     const { url } = buildUrl(endpoint.service === 'metrics' ? sim.metricsUrl : sim.baseUrl, request);
@@ -75,11 +93,21 @@ export interface TableComparison {
   examples: string[];
 }
 
+/** The latest-snapshot view of a snapshot table (sql/schema/020_views.sql names them so). */
+export const latestView = (table: string) => `v_${table}_latest`;
+
 /**
  * Compares the warehouse with ground truth for the given partitions. Snapshot tables are compared
  * at `snapshotAt`; the validator history (SCD2) on its current rows, without its validity columns.
+ * With `latest`, only the snapshot tables are compared, and through their `*_latest` views: what an
+ * analyst reads as the latest snapshot must be the API's answer at `snapshotAt`, emptied ones too.
  */
-export async function compareWithTruth(sim: Simulator, warehouse: Warehouse, partitions: PartitionSpec[], ctx: { snapshotAt: number; runId?: string }): Promise<TableComparison[]> {
+export async function compareWithTruth(
+  sim: TruthSource,
+  warehouse: Warehouse,
+  partitions: PartitionSpec[],
+  ctx: { snapshotAt: number; runId?: string; latest?: boolean },
+): Promise<TableComparison[]> {
   const client = truthClient(sim);
   const expected = new Map<string, Map<string, Row>>();
   const tableDefs = new Map<string, { primaryKey: string[]; merge: string; columns: string[] }>();
@@ -105,14 +133,17 @@ export async function compareWithTruth(sim: Simulator, warehouse: Warehouse, par
   for (const [table, def] of tableDefs) {
     const skip = new Set<string>();
     const where: string[] = [];
-    if (def.columns.includes('snapshot_at')) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
+    const snapshot = def.columns.includes('snapshot_at');
+    if (ctx.latest && !snapshot) continue;
+    if (snapshot && !ctx.latest) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
     if (def.merge === 'scd2') {
       where.push('valid_to IS NULL');
       skip.add('valid_from').add('valid_to');
     }
     // JSON reading keeps DECIMAL/HUGEINT exact (the JS reader turns DECIMAL into a lossy number).
     const connection = await warehouse.connect();
-    const reader = await connection.runAndReadAll(`SELECT * FROM "${table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
+    const source = ctx.latest ? latestView(table) : table;
+    const reader = await connection.runAndReadAll(`SELECT * FROM "${source}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
     const found = reader.getRowObjectsJson() as Record<string, unknown>[];
     connection.closeSync();
     const have = found.map((r) => canonical(r, skip));
@@ -144,7 +175,7 @@ export async function compareWithTruth(sim: Simulator, warehouse: Warehouse, par
         if (examples.length < 6) examples.push(`unexpected: ${h.slice(0, 300)}`);
       }
     }
-    out.push({ table, expected: expected.get(table)?.size ?? 0, found: have.length, lost, duplicated, examples });
+    out.push({ table: source, expected: expected.get(table)?.size ?? 0, found: have.length, lost, duplicated, examples });
   }
   return out;
 }

@@ -13,14 +13,18 @@ import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { parquetDir, warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
+import { STREAMS } from '../../activities/streams/catalog.ts';
 import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
+import { emptiedBetween, snapshotRowCounts } from '../helpers/snapshotCounts.ts';
 import { WorkerProcess } from './workerProcess.ts';
 
 /**
  * A crash campaign: backfill then sync a simulated world through real `glacier-etl worker`
  * processes that are SIGKILLed at random moments, with the Temporal dev server restarted mid-run
  * and every simulator fault switched on. At the end the warehouse must equal ground truth exactly,
- * and the API key must appear in no log, no workflow history, no table and no exported file.
+ * and the API key must appear in no log, no workflow history, no table and no exported file. The
+ * latest snapshot views are compared too: the world's growth empties some snapshots (a token sold
+ * off, an atomic-memory balance imported), and those must read as empty.
  */
 export interface CampaignOptions {
   size: WorldSizeName;
@@ -44,7 +48,10 @@ export interface CampaignReport {
   rowsFound: number;
   lost: number;
   duplicated: number;
+  /** Every table at the sync's snapshot, then every `*_latest` view (named v_…_latest). */
   tables: TableComparison[];
+  /** Snapshot partitions with rows at the backfill and none at the sync. */
+  emptiedSnapshots: string[];
   secretLeaks: string[];
   seconds: number;
 }
@@ -123,6 +130,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 
     const backfill = await runWithChaos('backfill', killsPerRun[0]);
     log(`backfill finished: ${backfill.partitions.filter((p) => p.state === 'done').length}/${backfill.partitions.length} partitions`);
+    // What each snapshot partition holds at the backfill (faults off for these reads), to tell which the growth empties.
+    const snapshotPartitions = config.streams.flatMap((s) => STREAMS[s].partitions(config));
+    sim.setFaults({});
+    const heldAtBackfill = await snapshotRowCounts(sim, snapshotPartitions);
+    sim.setFaults(faults);
     sim.advance(options.advanceSteps);
     const sync = await runWithChaos('sync', killsPerRun[1]);
     log(`sync finished: ${sync.partitions.filter((p) => p.state === 'done').length}/${sync.partitions.length} partitions`);
@@ -143,7 +155,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     warehouse = await openWarehouse(warehousePath(dataDir));
     const core = createSyncCore({ client: truthClient(sim), warehouse, config, logger: createLogger({ level: 'silent' }) });
     const partitions = [...(await core.planPartitions({})), ...(await core.planPartitions({ discovered: true }))];
-    const tables = await compareWithTruth(sim, warehouse, partitions, { snapshotAt: sync.snapshotAt });
+    const tables = [
+      ...(await compareWithTruth(sim, warehouse, partitions, { snapshotAt: sync.snapshotAt })),
+      ...(await compareWithTruth(sim, warehouse, partitions, { snapshotAt: sync.snapshotAt, latest: true })),
+    ];
+    const emptiedSnapshots = emptiedBetween(heldAtBackfill, await snapshotRowCounts(sim, snapshotPartitions));
     secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
     await exportParquet(warehouse, parquetDir(dataDir));
 
@@ -156,6 +172,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       lost: tables.reduce((n, t) => n + t.lost, 0),
       duplicated: tables.reduce((n, t) => n + t.duplicated, 0),
       tables,
+      emptiedSnapshots,
       secretLeaks,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -203,6 +220,7 @@ export function formatReport(r: CampaignReport): string {
     `rows found: ${r.rowsFound}`,
     `lost: ${r.lost}`,
     `duplicated: ${r.duplicated}`,
+    `latest views compared: ${r.tables.filter((t) => t.table.endsWith('_latest')).length}, after ${r.emptiedSnapshots.length} snapshot(s) emptied by the growth${r.emptiedSnapshots.length ? ` (${r.emptiedSnapshots.slice(0, 3).join(', ')}${r.emptiedSnapshots.length > 3 ? ', …' : ''})` : ''}`,
     `secret leaks: ${r.secretLeaks.length ? r.secretLeaks.join(', ') : 'none'}`,
     `seconds: ${r.seconds}`,
   ].join('\n');

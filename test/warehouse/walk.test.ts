@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchInput, CheckpointView } from '../../activities/sync/types.ts';
-import { advanceWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
+import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
 
 /** The walk state machine of each sync mode (pure). */
 
@@ -74,6 +74,20 @@ describe('snapshots', () => {
     const w = { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } };
     expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: { ...w.cursor, page: 1 } } });
     expect(advanceWalk('snapshot-merge', w, [], undefined).complete).toBe(true);
+  });
+
+  it('snapshot-replace counts the rows of a walk across batches; a new walk or a restart counts from zero', () => {
+    const resumed = startWalk('snapshot-replace', cp({ complete: false, pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2, walkRows: 5, walkPages: 1 } }), input(), 0);
+    expect(resumed).toEqual({ kind: 'walk', walk: { pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2, walkRows: 5, walkPages: 1 } } });
+    if (resumed.kind !== 'walk') return;
+    expect(countWalk(resumed.walk.cursor, 0, 2)).toEqual({ runId: 'r2', snapshotAt: 2, walkRows: 5, walkPages: 3 });
+    expect(countWalk({ runId: 'r2', snapshotAt: 2 }, 0, 1)).toEqual({ runId: 'r2', snapshotAt: 2, walkRows: 0, walkPages: 1 });
+    // An abandoned walk's counts do not carry into the next run's walk.
+    expect(startWalk('snapshot-replace', cp({ complete: false, pageToken: 'x', cursor: { runId: 'r1', snapshotAt: 1, walkRows: 5, walkPages: 1 } }), input(), 0)).toEqual({
+      kind: 'walk',
+      walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } },
+    });
+    expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, walkRows: 0, walkPages: 0, page: 0, staleAt: -1 } });
   });
 });
 

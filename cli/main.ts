@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.ts';
 import { UserError } from './userError.ts';
-import { ConfigError } from '../worker/config.ts';
 
 /**
  * glacier-etl command line. commander parses arguments (well kept, typed, generates --help);
@@ -19,6 +18,8 @@ registerCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // The config module (zod, yaml) is loaded lazily; a ConfigError can only come from it.
+  const { ConfigError } = await import('../worker/config.ts');
   if (error instanceof CommanderError) {
     // --help and --version exit 0; commander already printed usage errors.
     process.exitCode = error.exitCode === 0 ? 0 : 2;

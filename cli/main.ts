@@ -18,12 +18,11 @@ registerCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // The config module (zod, yaml) is loaded lazily; a ConfigError can only come from it.
-  const { ConfigError } = await import('../worker/config.ts');
   if (error instanceof CommanderError) {
     // --help and --version exit 0; commander already printed usage errors.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UserError || error instanceof ConfigError) {
+  } else if (error instanceof UserError || error instanceof (await import('../worker/config.ts')).ConfigError) {
+    // (The config module, zod and yaml, loads lazily: only a failed command pays for it here.)
     process.stderr.write(`glacier-etl: ${error.message}\n`);
     process.exitCode = 1;
   } else {

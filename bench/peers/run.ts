@@ -13,7 +13,8 @@
  * Every runner is a child process (`/usr/bin/time` around it): CPU is user + system of the whole
  * tree (time reports the reaped children too: Temporal's dev server, dlt's normalize workers),
  * peak RSS is the largest sum of resident memory over the tree, sampled every 100 ms from /proc.
- * The simulator runs in its own process and counts for nobody. The peer's Python venv is created
+ * The simulator runs in its own process, counts for nobody and is warmed up by one walk of every
+ * list before the first runner. The peer's Python venv is created
  * on first use under ~/.cache/glacier-etl/peer-venv (dlt pinned below, from PyPI).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -157,6 +158,23 @@ try {
     { list: 'pn.transactions', table: 'pn_transactions_p_chain', path: '/v1/networks/mainnet/blockchains/p-chain/transactions', listKey: 'transactions' },
     { list: 'pn.validators', table: 'pn_validators', path: '/v1/networks/mainnet/validators', listKey: 'validators' },
   ];
+  // Warm-up walk of every list (simulator caches, JIT), so the first runner does not pay for them.
+  const warmStarted = performance.now();
+  const warmPages = await Promise.all(
+    lists.map(async (l) => {
+      let pages = 0;
+      let token: string | undefined;
+      do {
+        const url = `${sim.baseUrl}${l.path}?pageSize=100${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+        const page = (await (await fetch(url)).json()) as { nextPageToken?: string };
+        token = page.nextPageToken;
+        pages++;
+      } while (token);
+      return pages;
+    }),
+  );
+  log(`warm-up walk: ${fmt(warmPages.reduce((a, b) => a + b, 0))} pages in ${fmt((performance.now() - warmStarted) / 1000, 1)} s`);
+
   const jobFile = join(work.dir, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ baseUrl: sim.baseUrl, pageSize: 100, lists }));
 

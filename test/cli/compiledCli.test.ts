@@ -74,14 +74,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('compiled CLI (bin/glacier-etl.js on dist/)', () => {
-  it('--help runs compiled code only: no .ts module, no tsx, no simulator, no Temporal or DuckDB', async () => {
+  it('--help runs compiled code only: no .ts module, no tsx, no simulator, no Temporal, DuckDB or config schema', async () => {
     const r = await runCompiled(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\s+demo\b/m);
     expect(r.loaded.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(r.loaded.filter((u) => u.endsWith('.ts') || u.includes('/node_modules/tsx/') || u.includes('/node_modules/typescript/'))).toEqual([]);
     expect(own(r.loaded).filter((u) => u.includes('/dist/simulator/server.js') || u.includes('/dist/simulator/world/world.js'))).toEqual([]);
-    expect(r.loaded.filter((u) => /node_modules\/(@temporalio|@duckdb)\//.test(u))).toEqual([]);
+    expect(r.loaded.filter((u) => /node_modules\/(@temporalio|@duckdb|zod|yaml)\//.test(u))).toEqual([]);
   });
 
   it('config check resolves a config without loading the simulator', async () => {

@@ -7,7 +7,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.tools/', 'bin/', 'eslint.config.js', 'vitest.config.ts'] },
+  { ignores: ['node_modules/', 'data/', '.tools/', 'bin/', 'dist/', '.dist-next/', 'eslint.config.js', 'vitest.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,6 +19,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // Plain-JavaScript Node scripts (the build runs before anything is compiled).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {
     files: ['workflows/**/*.ts'],

@@ -1,5 +1,17 @@
-import type { WorldDescription } from '../simulator/index.ts';
+import type { SimulatorOptions, WorldDescription } from '../simulator/index.ts';
 import { validateConfig, type PipelineConfig } from '../worker/config.ts';
+
+/**
+ * The demo's simulator answers with rate-limit headers (so the client paces itself as it would
+ * against the public service) but with budgets no demo exhausts: under the public tiers' CU
+ * budgets the default world spends most of its time in quota waits (a keyless client gets 6,000
+ * CU per minute), which shows nothing a user came for. `glacier-etl simulator` enforces the
+ * public budgets by default; `bench:quota` measures that path.
+ */
+export const DEMO_RATE_LIMITS: SimulatorOptions['rateLimits'] = {
+  budgets: Object.fromEntries((['none', 'free', 'base', 'growth', 'pro'] as const).map((tier) => [tier, { perMinute: 1e12, perDay: 1e15 }])),
+  metricsBudget: { perMinute: 1e12, perDay: 1e15 },
+};
 
 /** What the primary-network part of a world description offers for configs, per network (read loosely). */
 type PrimaryDescriptionLike = Partial<Record<'mainnet' | 'fuji', { addresses?: string[]; nodeIds?: string[] }>>;

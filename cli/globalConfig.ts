@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
-import { loadConfig, type ResolvedConfig } from '../worker/config.ts';
+import type { ResolvedConfig } from '../worker/config.ts';
 
-/** The resolved config for a subcommand, from the global --config option and the environment. */
-export function configFor(command: Command): ResolvedConfig {
+/**
+ * The resolved config for a subcommand, from the global --config option and the environment.
+ * The config module (zod, yaml) loads here, on first use, so `--help` does not pay for it.
+ */
+export async function configFor(command: Command): Promise<ResolvedConfig> {
   const root = command.parent?.parent ?? command.parent ?? command;
   const { config } = root.opts<{ config?: string }>();
+  const { loadConfig } = await import('../worker/config.ts');
   return loadConfig(config);
 }

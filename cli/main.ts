@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.ts';
 import { UserError } from './userError.ts';
-import { ConfigError } from '../worker/config.ts';
 
 /**
  * glacier-etl command line. commander parses arguments (well kept, typed, generates --help);
@@ -22,7 +21,8 @@ try {
   if (error instanceof CommanderError) {
     // --help and --version exit 0; commander already printed usage errors.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UserError || error instanceof ConfigError) {
+  } else if (error instanceof UserError || error instanceof (await import('../worker/config.ts')).ConfigError) {
+    // (The config module, zod and yaml, loads lazily: only a failed command pays for it here.)
     process.stderr.write(`glacier-etl: ${error.message}\n`);
     process.exitCode = 1;
   } else {

@@ -22,15 +22,42 @@ if [[ -x "$DEST" ]]; then echo "$DEST"; exit 0; fi
 mkdir -p "$DEST_DIR"
 # Serialise concurrent installs (several clones, CI and a developer on one machine).
 exec 9>"$DEST_DIR/.lock"
-flock 9
+if ! flock -n 9; then
+  log "another process is installing the temporal CLI into $DEST_DIR; waiting for it"
+  flock 9
+fi
 if [[ -x "$DEST" ]]; then echo "$DEST"; exit 0; fi
 
 if command -v go >/dev/null 2>&1; then
-  log "building temporal CLI v$VERSION with go install (first time only, takes a few minutes)"
+  log "building the Temporal CLI v$VERSION (it embeds the dev server) from source with \`go install\`:"
+  log "  first time only, a few minutes on 2 cores; kept in $DEST_DIR for every later run and clone"
   tmp="$(mktemp -d)"
-  GOBIN="$tmp" GOFLAGS="-mod=mod" go install "github.com/temporalio/cli/cmd/temporal@v$VERSION" >&2
+  # `go install -v` names each package as it is compiled ("go: downloading" lines come first): a
+  # heartbeat reads that log and reports elapsed time, modules fetched and packages compiled.
+  GOBIN="$tmp" GOFLAGS="-mod=mod" go install -v "github.com/temporalio/cli/cmd/temporal@v$VERSION" 2>"$tmp/build.log" &
+  build=$!
+  started=$SECONDS
+  every="${GLACIER_PROGRESS_SECONDS:-10}"
+  while kill -0 "$build" 2>/dev/null; do
+    for ((i = 0; i < every * 2; i++)); do
+      kill -0 "$build" 2>/dev/null || break
+      sleep 0.5
+    done
+    kill -0 "$build" 2>/dev/null || break
+    fetched=$(grep -c '^go: downloading' "$tmp/build.log" || true)
+    compiled=$(grep -vc '^go: ' "$tmp/build.log" || true)
+    last=$(grep -v '^go: ' "$tmp/build.log" | tail -n 1 || true)
+    log "  $((SECONDS - started)) s: $fetched modules fetched, $compiled packages compiled${last:+ (last: $last)}"
+  done
+  if ! wait "$build"; then
+    log "go install failed; its last lines:"
+    tail -n 20 "$tmp/build.log" >&2
+    rm -rf "$tmp"
+    exit 1
+  fi
+  log "  built in $((SECONDS - started)) s ($(grep -vc '^go: ' "$tmp/build.log" || true) packages compiled)"
   mv "$tmp/temporal" "$DEST"
-  rmdir "$tmp"
+  rm -rf "$tmp"
 else
   os="$(uname -s | tr '[:upper:]' '[:lower:]')"
   arch="$(uname -m)"; case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join, relative } from 'node:path';
+import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workflowsPath } from './workflowsPath.ts';
 
@@ -12,7 +13,10 @@ import { workflowsPath } from './workflowsPath.ts';
  * bundled on start-up would carry webpack's peak memory for its whole life and pay seconds per start.
  */
 
+/** The sources' root, or dist/ for the compiled CLI: the bundle is built from whichever runs. */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** `.ts` from the sources, `.js` from dist/. */
+const SOURCE_EXT = extname(import.meta.url);
 /** Directories whose sources can reach the bundle (workflows import types and names from the others). */
 const SOURCE_DIRS = ['workflows', 'activities', 'worker'];
 
@@ -22,11 +26,12 @@ function sourceHash(): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+      else if (entry.name.endsWith(SOURCE_EXT)) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
     }
   };
   for (const dir of SOURCE_DIRS) walk(join(ROOT, dir));
-  const sdk = JSON.parse(readFileSync(join(ROOT, 'node_modules/@temporalio/workflow/package.json'), 'utf8')) as { version: string };
+  const sdkManifest = createRequire(import.meta.url).resolve('@temporalio/workflow/package.json');
+  const sdk = JSON.parse(readFileSync(sdkManifest, 'utf8')) as { version: string };
   return hash.update(sdk.version).digest('hex').slice(0, 16);
 }
 
@@ -67,9 +72,11 @@ export async function ensureWorkflowBundle(): Promise<string> {
     return path;
   }
   mkdirSync(dir, { recursive: true });
-  const script = fileURLToPath(new URL('./workflowBundle.ts', import.meta.url));
-  // tsx resolved from this package, so the child works from any working directory.
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, path], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const script = fileURLToPath(import.meta.url);
+  // From the sources the child needs tsx (resolved from this package, so any working directory
+  // works); the compiled CLI runs the compiled file as it is.
+  const loader = SOURCE_EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
+  const child = spawn(process.execPath, [...loader, script, path], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {

@@ -6,8 +6,8 @@ export function registerConfigCommand(program: Command): void {
   config
     .command('check')
     .description('validate the config file and environment overrides; prints the resolved config (no secrets)')
-    .action((_opts, command: Command) => {
-      const resolved = configFor(command);
+    .action(async (_opts, command: Command) => {
+      const resolved = await configFor(command);
       process.stdout.write(`${JSON.stringify(resolved, null, 2)}\n`);
     });
 }

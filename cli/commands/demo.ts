@@ -1,16 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { Command } from 'commander';
-import { stringify as toYaml } from 'yaml';
 import { InvalidArgumentError } from 'commander';
-import { startSimulator, WORLD_SIZES, type WorldSizeName } from '../../simulator/index.ts';
-import { resolveConfig } from '../../worker/config.ts';
-import { configForWorld } from '../demoConfig.ts';
-import { withSession } from '../session.ts';
-import { runOnWorker } from '../runOnWorker.ts';
-import { followPipeline, startPipeline, summarize } from '../runPipeline.ts';
-import { reportWorkflow, verifyWorkflow } from '../../workflows/maintenance.ts';
-import { writeReport } from '../report/writeReport.ts';
+import { WORLD_SIZES, type WorldSizeName } from '../../simulator/world/size.ts';
 
 function parseSize(value: string): WorldSizeName {
   if (!(value in WORLD_SIZES)) throw new InvalidArgumentError(`expected one of ${Object.keys(WORLD_SIZES).join(', ')}`);
@@ -31,7 +23,21 @@ export function registerDemoCommand(program: Command): void {
     .option('--keep-running', 'keep the simulator, Temporal and its UI up after the summary (Ctrl-C to stop)')
     .action(async (opts: { size: WorldSizeName; seed: number; dataDir: string; keepRunning?: boolean }) => {
       const started = Date.now();
-      const sim = await startSimulator({ seed: opts.seed, size: opts.size });
+      // Loaded here, not at the top: only `demo` and `simulator` pay for the simulator (and the
+      // demo for Temporal, DuckDB and the sync core); `--help` and the other commands start fast.
+      const [{ stringify: toYaml }, { startSimulator }, { resolveConfig }, { configForWorld, DEMO_RATE_LIMITS }, { withSession }, { runOnWorker }, { followPipeline, startPipeline, summarize }, { reportWorkflow, verifyWorkflow }, { writeReport }] =
+        await Promise.all([
+          import('yaml'),
+          import('../../simulator/index.ts'),
+          import('../../worker/config.ts'),
+          import('../demoConfig.ts'),
+          import('../session.ts'),
+          import('../runOnWorker.ts'),
+          import('../runPipeline.ts'),
+          import('../../workflows/maintenance.ts'),
+          import('../report/writeReport.ts'),
+        ]);
+      const sim = await startSimulator({ seed: opts.seed, size: opts.size, rateLimits: DEMO_RATE_LIMITS });
       try {
         const dataDir = resolve(opts.dataDir);
         mkdirSync(dataDir, { recursive: true });

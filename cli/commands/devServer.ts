@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
-import { DevServer } from '../../worker/devServer.ts';
 import { parsePort } from '../parsers.ts';
 
 export function registerDevServerCommand(program: Command): void {
@@ -11,7 +10,8 @@ export function registerDevServerCommand(program: Command): void {
     .option('--port <port>', 'gRPC port (default: a free port)', parsePort)
     .option('--ui-port <port>', 'web UI port (default: a free port)', parsePort)
     .action(async (opts: { port?: number; uiPort?: number }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
+      const { DevServer } = await import('../../worker/devServer.ts');
       const server = await new DevServer({ dataDir: join(config.dataDir, 'temporal'), port: opts.port, uiPort: opts.uiPort }).start();
       process.stdout.write(`temporal dev server on ${server.address}, UI ${server.uiUrl}\n`);
       await new Promise<void>((resolve) => {

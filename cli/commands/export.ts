@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
-import { withSession } from '../session.ts';
-import { runOnWorker } from '../runOnWorker.ts';
-import { exportWorkflow } from '../../workflows/maintenance.ts';
 
 export function registerExportCommand(program: Command): void {
   program
@@ -10,7 +7,8 @@ export function registerExportCommand(program: Command): void {
     .description('export the warehouse to hive-partitioned Parquet under <dataDir>/parquet (incremental)')
     .option('--tables <list>', 'comma-separated table names (default: all)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .action(async (opts: { tables?: string[] }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
+      const [{ withSession }, { runOnWorker }, { exportWorkflow }] = await Promise.all([import('../session.ts'), import('../runOnWorker.ts'), import('../../workflows/maintenance.ts')]);
       await withSession(config, async (session) => {
         const result = await runOnWorker(session, exportWorkflow, 'glacier-export', [{ tables: opts.tables }]);
         process.stdout.write(`exported ${result.tables} tables: ${result.files} files written, ${result.unchanged} partitions unchanged, ${result.deleted} removed\n`);

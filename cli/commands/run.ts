@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { parsePositiveInt, parseStreams } from '../parsers.ts';
-import { withSession } from '../session.ts';
-import { followPipeline, startPipeline, summarize } from '../runPipeline.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 
 interface RunOptions {
@@ -23,7 +21,8 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
     .option('--max-pages <n>', 'pages per batch activity', parsePositiveInt, 20)
     .option('--json', 'print the final status as JSON')
     .action(async (opts: RunOptions, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
+      const [{ withSession }, { followPipeline, startPipeline, summarize }] = await Promise.all([import('../session.ts'), import('../runPipeline.ts')]);
       await withSession(config, async (session) => {
         if (opts.detach && session.embedded) throw new Error('--detach needs TEMPORAL_ADDRESS: the embedded worker stops with this process');
         const handle = await startPipeline(session, {

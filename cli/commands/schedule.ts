@@ -1,14 +1,19 @@
 import type { Command } from 'commander';
-import { ScheduleOverlapPolicy, type ScheduleDescription } from '@temporalio/client';
+import type { ScheduleDescription } from '@temporalio/client';
 import { configFor } from '../globalConfig.ts';
 import { parseStreams } from '../parsers.ts';
-import { withSession } from '../session.ts';
+import type { Session } from '../session.ts';
 import { UserError } from '../userError.ts';
-import { pipelineWorkflow } from '../../workflows/pipeline.ts';
-import { pipelineWorkflowId } from '../../workflows/workflowIds.ts';
+import type { ResolvedConfig } from '../../worker/config.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 
 const DEFAULT_ID = 'glacier-nightly-sync';
+
+/** The session module (Temporal client, worker, DuckDB) loads only when a schedule command runs. */
+async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>): Promise<T> {
+  const session = await import('../session.ts');
+  return session.withSession(config, fn);
+}
 
 function parseDuration(value: string): string {
   if (!/^\d+(ms|s|m|h|d)$/.test(value)) throw new UserError(`--catchup-window: expected a duration like 30m, 6h or 1d, got "${value}"`);
@@ -38,9 +43,14 @@ export function registerScheduleCommand(program: Command): void {
     .option('--catchup-window <duration>', 'how far back missed runs are made up', '6h')
     .option('--max-pages <n>', 'pages per batch activity', '20')
     .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
       const catchupWindow = parseDuration(opts.catchupWindow);
       if (opts.cron.trim().split(/\s+/).length < 5 && !opts.cron.startsWith('@')) throw new UserError(`--cron: expected 5 fields like "0 3 * * *", got "${opts.cron}"`);
+      const [{ ScheduleOverlapPolicy }, { pipelineWorkflow }, { pipelineWorkflowId }] = await Promise.all([
+        import('@temporalio/client'),
+        import('../../workflows/pipeline.ts'),
+        import('../../workflows/workflowIds.ts'),
+      ]);
       await withSession(config, async (session) => {
         try {
           await session.client.schedule.create({
@@ -67,7 +77,7 @@ export function registerScheduleCommand(program: Command): void {
     .command('list')
     .description('list schedules')
     .action(async (_opts, command: Command) => {
-      await withSession(configFor(command), async (session) => {
+      await withSession(await configFor(command), async (session) => {
         let any = false;
         for await (const summary of session.client.schedule.list()) {
           any = true;
@@ -81,7 +91,7 @@ export function registerScheduleCommand(program: Command): void {
     .command('delete <id>')
     .description('delete a schedule')
     .action(async (id: string, _opts, command: Command) => {
-      await withSession(configFor(command), async (session) => {
+      await withSession(await configFor(command), async (session) => {
         await session.client.schedule.getHandle(id).delete().catch((error: Error) => {
           throw new UserError(`schedule delete ${id}: ${error.message.split('\n')[0]}`);
         });
@@ -93,7 +103,7 @@ export function registerScheduleCommand(program: Command): void {
     .command('trigger <id>')
     .description('run a schedule\'s action now')
     .action(async (id: string, _opts, command: Command) => {
-      await withSession(configFor(command), async (session) => {
+      await withSession(await configFor(command), async (session) => {
         await session.client.schedule.getHandle(id).trigger().catch((error: Error) => {
           throw new UserError(`schedule trigger ${id}: ${error.message.split('\n')[0]}`);
         });

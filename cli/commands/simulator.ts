@@ -1,8 +1,10 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { parsePort } from '../parsers.ts';
-import { FAULT_KINDS, TIERS, WORLD_SIZES, startSimulator } from '../../simulator/index.ts';
-import type { ApiKey, FaultKind, Tier, WorldSize, WorldSizeName } from '../../simulator/index.ts';
+// The option parsers need only these constants; the simulator itself is imported by the action.
+import { FAULT_KINDS, type FaultKind } from '../../simulator/http/faults.ts';
+import { TIERS, type ApiKey, type Tier } from '../../simulator/http/auth.ts';
+import { WORLD_SIZES, type WorldSize, type WorldSizeName } from '../../simulator/world/size.ts';
 
 /** `tiny|small|mainnet-like`, or explicit fields: `evmBlocks=10000000,evmAddresses=500`. */
 export function parseSize(value: string): WorldSizeName | Partial<WorldSize> {
@@ -78,6 +80,7 @@ export function registerSimulatorCommand(program: Command): void {
     .option('--fault <kind=prob>', `inject a fault (repeatable): ${FAULT_KINDS.join(', ')}`, parseFault)
     .option('--growth <steps/s>', 'grow every chain by this many blocks per second', parseGrowth)
     .action(async (opts: SimulatorCliOptions) => {
+      const { startSimulator } = await import('../../simulator/index.ts');
       const sim = await startSimulator({
         seed: opts.seed,
         size: opts.size,

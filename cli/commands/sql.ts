@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { parquetDir, warehousePath } from '../../worker/paths.ts';
@@ -11,6 +11,7 @@ import { parquetDir, warehousePath } from '../../worker/paths.ts';
  * falls back to views over the exported Parquet, so analysts can always query the last export.
  */
 async function openForQuery(dataDir: string): Promise<{ connection: DuckDBConnection; source: string }> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const file = warehousePath(dataDir);
   if (existsSync(file)) {
     try {
@@ -45,7 +46,7 @@ export function registerSqlCommand(program: Command): void {
     .option('-f, --file <path>', 'read the query from a file (e.g. sql/examples/*.sql)')
     .option('--json', 'print rows as JSON')
     .action(async (query: string | undefined, opts: { file?: string; json?: boolean }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
       const text = opts.file ? readFileSync(opts.file, 'utf8') : query;
       if (!text?.trim()) throw new UserError('sql: give a query or --file <path>');
       const { connection, source } = await openForQuery(config.dataDir);

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
-import { withSession } from '../session.ts';
-import { runOnWorker } from '../runOnWorker.ts';
-import { checkpointsWorkflow } from '../../workflows/maintenance.ts';
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -10,7 +7,8 @@ export function registerStatusCommand(program: Command): void {
     .description('per partition: rows, cursor, last run, lag')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
+      const [{ withSession }, { runOnWorker }, { checkpointsWorkflow }] = await Promise.all([import('../session.ts'), import('../runOnWorker.ts'), import('../../workflows/maintenance.ts')]);
       await withSession(config, async (session) => {
         const checkpoints = await runOnWorker(session, checkpointsWorkflow, 'glacier-status', []);
         const now = Date.now();

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { parseStreams } from '../parsers.ts';
-import { withSession } from '../session.ts';
-import { runOnWorker } from '../runOnWorker.ts';
-import { verifyWorkflow } from '../../workflows/maintenance.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 
 export function registerVerifyCommand(program: Command): void {
@@ -13,7 +10,8 @@ export function registerVerifyCommand(program: Command): void {
     .option('--streams <list>', 'limit to these streams', parseStreams)
     .option('--json', 'machine-readable output')
     .action(async (opts: { streams?: StreamName[]; json?: boolean }, command: Command) => {
-      const config = configFor(command);
+      const config = await configFor(command);
+      const [{ withSession }, { runOnWorker }, { verifyWorkflow }] = await Promise.all([import('../session.ts'), import('../runOnWorker.ts'), import('../../workflows/maintenance.ts')]);
       await withSession(config, async (session) => {
         const findings = await runOnWorker(session, verifyWorkflow, 'glacier-verify', [{ streams: opts.streams }]);
         const problems = findings.filter((f) => !f.ok);

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
-import { runWorkerProcess } from '../../worker/main.ts';
 
 export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description('run a worker: against TEMPORAL_ADDRESS when set, else with the embedded dev server')
     .action(async (_opts, command: Command) => {
-      await runWorkerProcess(configFor(command));
+      const { runWorkerProcess } = await import('../../worker/main.ts');
+      await runWorkerProcess(await configFor(command));
     });
 }

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const bin = fileURLToPath(new URL('../../bin/glacier-etl.js', import.meta.url));
+import { cliArgv } from './cliEntry.ts';
 
 export interface CliResult {
   code: number | null;
@@ -9,10 +7,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI in a child process. */
+/** Runs the real CLI (from its TypeScript sources, see cliEntry.ts) in a child process. */
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, cliArgv(args), {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const bin = fileURLToPath(new URL('../../bin/glacier-etl.js', import.meta.url));
+import { cliArgv } from '../helpers/cliEntry.ts';
 
 /**
  * A `glacier-etl worker` child process that can be SIGKILLed and started again, as a crash would.
@@ -21,7 +19,7 @@ export class WorkerProcess {
 
   start(): void {
     if (this.running) return;
-    const child = spawn(process.execPath, [bin, '--config', this.configPath, 'worker'], {
+    const child = spawn(process.execPath, cliArgv(['--config', this.configPath, 'worker']), {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from 'commander';
 import { runCli } from '../helpers/runCli.ts';
+import { cliArgv } from '../helpers/cliEntry.ts';
 import { parseFault, parseGrowth, parseKeys, parseSeed, parseSize } from '../../cli/commands/simulator.ts';
-
-const bin = fileURLToPath(new URL('../../bin/glacier-etl.js', import.meta.url));
 
 describe('glacier-etl simulator', () => {
   it('rejects bad values with InvalidArgumentError messages', () => {
@@ -28,7 +26,7 @@ describe('glacier-etl simulator', () => {
   });
 
   it('serves the data API with rate limits on and keys, prints both URLs, stops on SIGINT', async () => {
-    const child = spawn(process.execPath, [bin, 'simulator', '--size', 'tiny', '--seed', '4', '--keys', 'k1:free,k2:pro:revoked', '--fault', 'slow=0', '--growth', '50'], {
+    const child = spawn(process.execPath, cliArgv(['simulator', '--size', 'tiny', '--seed', '4', '--keys', 'k1:free,k2:pro:revoked', '--fault', 'slow=0', '--growth', '50']), {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench:peer`: glacier-etl against the peer a data engineer would pick instead (dlt's REST
+ * API source into DuckDB, with dlt's defaults and with tuned settings), on the same simulator
+ * world, the same four lists, in one run. Prints items/s, CPU seconds per 1,000 items and peak RSS
+ * side by side, and checks that every runner loaded the same number of items per list.
+ *
+ *   npm run bench:peer                       the issue's world: 10,000 EVM blocks, 5,000 P-chain
+ *                                            transactions, 1,000 validators (about 50k items)
+ *   npm run bench:peer -- --scale 0.2        a fifth of it, for a quick look
+ *   npm run bench:peer -- --rounds 3         runners interleaved per round; the median counts
+ *   npm run bench:peer -- --only glacier-etl,dlt-tuned
+ *
+ * Every runner is a child process (`/usr/bin/time` around it): CPU is user + system of the whole
+ * tree (time reports the reaped children too: Temporal's dev server, dlt's normalize workers),
+ * peak RSS is the largest sum of resident memory over the tree, sampled every 100 ms from /proc.
+ * The simulator runs in its own process, counts for nobody and is warmed up by one walk of every
+ * list before the first runner. The peer's Python venv is created
+ * on first use under ~/.cache/glacier-etl/peer-venv (dlt pinned below, from PyPI).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { stringify as toYaml } from 'yaml';
+import { BENCH_SIZE, fmt, startBenchSimulator, tempDir, UNLIMITED } from '../benchWorld.ts';
+import { configForWorld } from '../../cli/demoConfig.ts';
+
+const DLT_REQUIREMENT = 'dlt[duckdb,parquet]==1.31.0';
+const RUNNERS = ['glacier-etl', 'dlt-defaults', 'dlt-tuned'] as const;
+type RunnerName = (typeof RUNNERS)[number];
+/** Items glacier-etl loaded per list: one row per item in each list's main table. */
+const COUNT_SQL = `SELECT (SELECT count(*) FROM evm_blocks) AS "evm.blocks", (SELECT count(*) FROM evm_transactions) AS "evm.transactions",
+  (SELECT count(*) FROM pn_transactions) AS "pn.transactions", (SELECT count(*) FROM pn_validators) AS "pn.validators"`;
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '1' },
+    only: { type: 'string' },
+  },
+});
+const scale = Number(values.scale);
+const rounds = Number(values.rounds);
+if (!(scale > 0) || !Number.isInteger(rounds) || rounds < 1) {
+  console.error('bench:peer: --scale must be a positive number and --rounds a positive integer');
+  process.exit(2);
+}
+const only = (values.only?.split(',') ?? [...RUNNERS]) as RunnerName[];
+for (const name of only) {
+  if (!RUNNERS.includes(name)) {
+    console.error(`bench:peer: unknown runner "${name}" (runners: ${RUNNERS.join(', ')})`);
+    process.exit(2);
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const started = performance.now();
+const log = (line: string) => console.log(`[${fmt((performance.now() - started) / 1000, 0).padStart(4)} s] ${line}`);
+
+/** The venv with the pinned dlt; created and filled once, reused while the requirement is unchanged. */
+function ensureVenv(): string {
+  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'glacier-etl', 'peer-venv');
+  const python = join(dir, 'bin', 'python');
+  const marker = join(dir, '.glacier-requirement');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === DLT_REQUIREMENT) return python;
+  const run = (cmd: string, args: string[]) => {
+    const r = spawnSync(cmd, args, { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+  };
+  if (!existsSync(python)) {
+    log(`creating the peer's Python venv in ${dir}`);
+    run('python3', ['-m', 'venv', dir]);
+  }
+  log(`installing ${DLT_REQUIREMENT} into it (first run only)`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', DLT_REQUIREMENT]);
+  writeFileSync(marker, DLT_REQUIREMENT);
+  return python;
+}
+
+/** Resident memory of a process tree: the sum over root and every descendant, from /proc. */
+function treeRssBytes(root: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(name);
+      const ppid = Number(fields[1]);
+      rss.set(pid, Number(fields[21]) * 4096);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    total += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+interface Measured {
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  stdout: string;
+}
+
+/** Runs a command under /usr/bin/time (CPU of the reaped tree) while sampling the tree's RSS. */
+function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', cmd, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(child.pid!))), 100);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      const seconds = (performance.now() - t0) / 1000;
+      const time = /TIME ([\d.]+) ([\d.]+)/.exec(stderr);
+      if (code !== 0 || !time) return reject(new Error(`${cmd} exited ${code}: ${stderr.trim().split('\n').slice(-40).join('\n')}`));
+      resolve({ seconds, cpuSeconds: Number(time[1]) + Number(time[2]), peakRssMb: peak / 2 ** 20, stdout });
+    });
+  });
+}
+
+// --- the world and the lists ---------------------------------------------------------------------
+const size = {
+  ...BENCH_SIZE,
+  evmBlocks: Math.round(10_000 * scale),
+  pnTxsPerChain: Math.round(5_000 * scale),
+  validators: Math.round(1_000 * scale),
+};
+const python = only.some((r) => r.startsWith('dlt')) ? ensureVenv() : '';
+if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('bench:peer runs the compiled CLI: run `npm run build` first');
+
+log(`world: ${fmt(size.evmBlocks)} EVM blocks, ${fmt(size.pnTxsPerChain)} primary-network transactions per chain, ${fmt(size.validators)} validators`);
+const sim = await startBenchSimulator({ seed: 7, size, rateLimits: UNLIMITED });
+const work = tempDir('peer');
+try {
+  const chains = sim.world.evm.chains.filter((c) => c.network === 'mainnet');
+  const lists = [
+    ...chains.flatMap((c) => [
+      { list: 'evm.blocks', table: `evm_blocks_${c.chainId}`, path: `/v1/chains/${c.chainId}/blocks`, listKey: 'blocks' },
+      { list: 'evm.transactions', table: `evm_transactions_${c.chainId}`, path: `/v1/chains/${c.chainId}/transactions`, listKey: 'transactions' },
+    ]),
+    { list: 'pn.transactions', table: 'pn_transactions_p_chain', path: '/v1/networks/mainnet/blockchains/p-chain/transactions', listKey: 'transactions' },
+    { list: 'pn.validators', table: 'pn_validators', path: '/v1/networks/mainnet/validators', listKey: 'validators' },
+  ];
+  // Warm-up walk of every list (simulator caches, JIT), so the first runner does not pay for them.
+  const warmStarted = performance.now();
+  const warmPages = await Promise.all(
+    lists.map(async (l) => {
+      let pages = 0;
+      let token: string | undefined;
+      do {
+        const url = `${sim.baseUrl}${l.path}?pageSize=100${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+        const page = (await (await fetch(url)).json()) as { nextPageToken?: string };
+        token = page.nextPageToken;
+        pages++;
+      } while (token);
+      return pages;
+    }),
+  );
+  log(`warm-up walk: ${fmt(warmPages.reduce((a, b) => a + b, 0))} pages in ${fmt((performance.now() - warmStarted) / 1000, 1)} s`);
+
+  const jobFile = join(work.dir, 'job.json');
+  writeFileSync(jobFile, JSON.stringify({ baseUrl: sim.baseUrl, pageSize: 100, lists }));
+
+  // glacier-etl's config for the same lists: the world's mainnet EVM chains, the P-chain, no address
+  // or node-id partitions; 6 partitions in flight and 6 requests, as `npm run bench` runs it.
+  const pipelineConfig = configForWorld(sim.world, { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: work.dir });
+  pipelineConfig.streams = ['evm.blocks', 'evm.transactions', 'pn.transactions', 'pn.validators'];
+  pipelineConfig.networks = pipelineConfig.networks.map((n) => ({ ...n, chains: ['p-chain'], addresses: [], nodeIds: [] }));
+  pipelineConfig.partitionConcurrency = 6;
+  pipelineConfig.api.concurrency = 6;
+  pipelineConfig.api.pageSize = 100;
+
+  const runOnce = async (runner: RunnerName, round: number): Promise<{ measured: Measured; items: Record<string, number> }> => {
+    const dir = join(work.dir, `${runner}-${round}`);
+    mkdirSync(dir, { recursive: true });
+    if (runner === 'glacier-etl') {
+      const configFile = join(dir, 'config.yaml');
+      writeFileSync(configFile, toYaml({ ...pipelineConfig, dataDir: join(dir, 'data') }));
+      const bin = join(ROOT, 'bin', 'glacier-etl.js');
+      const env = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
+      const measured = await measure(process.execPath, [bin, '--config', configFile, 'backfill', '--no-export', '--json'], env);
+      const counts = spawnSync(process.execPath, [bin, '--config', configFile, 'sql', '--json', COUNT_SQL], { encoding: 'utf8', env: { ...process.env, ...env } });
+      if (counts.status !== 0) throw new Error(`counting glacier-etl's rows failed: ${counts.stderr}`);
+      const [row] = JSON.parse(counts.stdout) as Record<string, number | string>[];
+      return { measured, items: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) };
+    }
+    const profile = runner === 'dlt-tuned' ? 'tuned' : 'defaults';
+    const measured = await measure(python, [join(ROOT, 'bench', 'peers', 'dlt_peer.py'), '--job', jobFile, '--profile', profile, '--workdir', dir]);
+    const report = JSON.parse(measured.stdout.trim().split('\n').at(-1)!) as { rows: Record<string, number>; steps: Record<string, number> };
+    log(`  ${runner} steps: ${Object.entries(report.steps).map(([k, v]) => `${k} ${fmt(v, 1)} s`).join(', ')}`);
+    const items: Record<string, number> = {};
+    for (const l of lists) items[l.list] = (items[l.list] ?? 0) + (report.rows[l.table] ?? 0);
+    return { measured, items };
+  };
+
+  const results = new Map<RunnerName, { measured: Measured; items: Record<string, number> }[]>();
+  for (let round = 1; round <= rounds; round++) {
+    for (const runner of only) {
+      log(`round ${round}/${rounds}: ${runner}`);
+      const r = await runOnce(runner, round);
+      const total = Object.values(r.items).reduce((a, b) => a + b, 0);
+      log(`  ${fmt(total)} items in ${fmt(r.measured.seconds, 1)} s, ${fmt(r.measured.cpuSeconds, 1)} CPU s, peak RSS ${fmt(r.measured.peakRssMb)} MB (${Object.entries(r.items).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')})`);
+      results.set(runner, [...(results.get(runner) ?? []), r]);
+      rmSync(join(work.dir, `${runner}-${round}`), { recursive: true, force: true });
+    }
+  }
+
+  // Same items everywhere, or the comparison means nothing.
+  const reference = results.get(only[0])![0].items;
+  const mismatches: string[] = [];
+  for (const [runner, runs] of results) {
+    for (const r of runs) {
+      for (const list of Object.keys(reference)) {
+        if (r.items[list] !== reference[list]) mismatches.push(`${runner}: ${list} ${r.items[list]} vs ${only[0]} ${reference[list]}`);
+      }
+    }
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const items = Object.values(reference).reduce((a, b) => a + b, 0);
+  const rows = [...results].map(([runner, runs]) => {
+    const byRate = [...runs].sort((a, b) => a.measured.seconds - b.measured.seconds);
+    const mid = byRate[Math.floor(byRate.length / 2)].measured;
+    return {
+      runner,
+      rate: items / mid.seconds,
+      cpuPer1000: (median(runs.map((r) => r.measured.cpuSeconds)) / items) * 1000,
+      rss: Math.max(...runs.map((r) => r.measured.peakRssMb)),
+      seconds: mid.seconds,
+    };
+  });
+  const glacier = rows.find((r) => r.runner === 'glacier-etl');
+  const table = [
+    ['runner', `items/s${rounds > 1 ? ` (median of ${rounds})` : ''}`, 'wall s', 'CPU s per 1,000 items', 'peak RSS (tree)', ...(glacier ? ['glacier-etl items/s ÷ this', 'this CPU ÷ glacier-etl'] : [])],
+    ...rows.map((r) => [
+      r.runner,
+      fmt(r.rate),
+      fmt(r.seconds, 1),
+      fmt(r.cpuPer1000, 3),
+      `${fmt(r.rss)} MB`,
+      ...(glacier ? [fmt(glacier.rate / r.rate, 2), fmt(r.cpuPer1000 / glacier.cpuPer1000, 2)] : []),
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  console.log(`\nbench:peer: ${fmt(items)} items (${Object.entries(reference).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}), ${rounds} round(s), ${fmt((performance.now() - started) / 1000, 0)} s`);
+  for (const [i, row] of table.entries()) {
+    console.log(`| ${row.map((c, j) => c.padEnd(widths[j])).join(' | ')} |`);
+    if (i === 0) console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  }
+  if (mismatches.length) {
+    console.log(`\nITEM COUNTS DIFFER:\n  ${mismatches.join('\n  ')}`);
+    process.exitCode = 1;
+  } else console.log(`\nitem counts: every runner loaded the same ${fmt(items)} items per list`);
+} finally {
+  await sim.close();
+  work.remove();
+}

@@ -6,7 +6,7 @@
 // 1. tsc with tsconfig.build.json: emit only (type errors are `npm run typecheck`'s job), relative
 //    `.ts` imports rewritten to `.js`, the source tree's layout kept (dist/cli, dist/worker, ...).
 // 2. The files the code reads next to itself (sql/, the Temporal installer, the simulator's BLS
-//    table) copied to the same places under dist/, so `new URL('../../sql/', import.meta.url)`
+//    table, the report page's script) copied to the same places under dist/, so `new URL('../../sql/', import.meta.url)`
 //    finds them from either tree.
 // 3. The workflow bundle for the compiled workflows built into the per-user cache
 //    (worker/workflowBundle.ts), so the first `demo` after an install does not wait for webpack.
@@ -26,7 +26,7 @@ const started = Date.now();
 const say = (line) => process.stderr.write(`build: ${line}\n`);
 
 /** Files read at run time relative to a module, copied to the same relative place under dist/. */
-const ASSETS = ['sql', 'scripts/install-temporal.sh', 'simulator/primary/blsTable.bin'];
+const ASSETS = ['sql', 'scripts/install-temporal.sh', 'simulator/primary/blsTable.bin', 'cli/report/reportPage.js'];
 
 let tsc;
 try {

@@ -27,6 +27,24 @@ describe('pipeline config', () => {
     expect(errorOf({ api: { tier: 'platinum' } })).toMatch(/api\.tier/);
   });
 
+  it('page size: the endpoint\'s largest by default, lowered per stream or for all, never above the endpoint', async () => {
+    const { pageSizeFor } = await import('../activities/streams/pageSize.ts');
+    const { STREAMS } = await import('../activities/streams/catalog.ts');
+    const defaults = validateConfig({});
+    expect(pageSizeFor(STREAMS['pn.utxos'], defaults)).toBe(1024);
+    expect(pageSizeFor(STREAMS['evm.erc20_balances'], defaults)).toBe(500);
+    expect(pageSizeFor(STREAMS['metrics.holders'], defaults)).toBe(5000);
+    expect(pageSizeFor(STREAMS['evm.blocks'], defaults)).toBe(100);
+    const lowered = validateConfig({ api: { pageSize: { 'pn.utxos': 200 } } });
+    expect(pageSizeFor(STREAMS['pn.utxos'], lowered)).toBe(200);
+    expect(pageSizeFor(STREAMS['metrics.holders'], lowered)).toBe(5000);
+    expect(pageSizeFor(STREAMS['metrics.holders'], validateConfig({ api: { pageSize: 250 } }))).toBe(250);
+    expect(pageSizeFor(STREAMS['evm.blocks'], validateConfig({ api: { pageSize: 250 } }))).toBe(100);
+    expect(errorOf({ api: { pageSize: { 'pn.utxos': 2000 } } })).toBe('f.yaml: api.pageSize.pn.utxos: 2000 is above the largest page its endpoint allows (1024)');
+    expect(errorOf({ api: { pageSize: { 'evm.blocks': 0 } } })).toMatch(/^f\.yaml: api\.pageSize/);
+    expect(errorOf({ api: { pageSize: 6000 } })).toMatch(/^f\.yaml: api\.pageSize/);
+  });
+
   it('validates environment overrides with the same rules', () => {
     const config = validateConfig({});
     expect(() => resolveConfig(config, { GLACIER_BASE_URL: 'not a url' })).toThrow(/api\.baseUrl/);

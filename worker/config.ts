@@ -3,7 +3,9 @@ import { resolve, dirname, isAbsolute } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { bech32 } from '@scure/base';
-import { STREAM_NAMES } from './streamNames.ts';
+import { STREAM_NAMES, type StreamName } from './streamNames.ts';
+import { largestPage } from '../activities/api/endpoint.ts';
+import { STREAMS } from '../activities/streams/catalog.ts';
 import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';
 
 /**
@@ -11,6 +13,8 @@ import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';
  * environment. Secrets are never read from the file: API keys come from GLACIER_API_KEY only.
  */
 
+/** The largest page of any endpoint (holder metrics): a single page-size cap above it means nothing. */
+const LARGEST_PAGE = 5000;
 const NETWORKS = ['mainnet', 'fuji', 'testnet'] as const;
 const PRIMARY_CHAINS = ['p-chain', 'x-chain', 'c-chain'] as const;
 export const QUOTA_TIERS = ['none', 'free', 'base', 'growth', 'pro'] as const;
@@ -68,7 +72,12 @@ export const configSchema = z.strictObject({
       tier: z.enum(QUOTA_TIERS).default('free'),
       /** Requests in flight at once, across all partitions. */
       concurrency: z.number().int().min(1).max(256).default(8),
-      pageSize: z.number().int().min(1).max(100).default(100),
+      /**
+       * Streams request their endpoint's largest page (the cheapest per item: a request costs its
+       * weight whatever its size). A number lowers every stream to at most that many items; a map
+       * lowers named streams (e.g. to keep responses small). Checked against each endpoint's largest page.
+       */
+      pageSize: z.union([z.number().int().min(1).max(LARGEST_PAGE), z.partialRecord(z.enum(STREAM_NAMES), z.number().int().min(1))]).optional(),
       requestTimeoutMs: z.number().int().min(100).default(30_000),
       maxRetries: z.number().int().min(0).max(50).default(8),
       /** Longest quota wait done inside a request; longer waits pause the partition workflow durably. */
@@ -101,6 +110,13 @@ export const configSchema = z.strictObject({
   streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),
   networks: z.array(networkSchema).default([]),
   evmChains: z.array(evmChainSchema).default([]),
+}).superRefine((config, ctx) => {
+  const sizes = config.api.pageSize;
+  if (typeof sizes !== 'object') return;
+  for (const [stream, size] of Object.entries(sizes)) {
+    const largest = largestPage(STREAMS[stream as StreamName].walks);
+    if (size !== undefined && size > largest) ctx.addIssue({ code: 'custom', path: ['api', 'pageSize', stream], message: `${size} is above the largest page its endpoint allows (${largest})` });
+  }
 });
 
 export type PipelineConfig = z.infer<typeof configSchema>;

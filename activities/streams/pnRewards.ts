@@ -34,7 +34,7 @@ export const pnRewards: StreamDef<HistoricalReward> = {
   name: 'pn.rewards',
   endpoint: 'GET /v1/networks/{network}/rewards',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listHistoricalRewards.weight,
+  walks: endpoints.primaryNetwork.listHistoricalRewards,
   takesDiscovered: true,
   tables: [pnRewardsTable],
   partitions: (config, discovered) => rewardPartitions('pn.rewards', config, discovered),

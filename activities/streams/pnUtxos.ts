@@ -21,7 +21,7 @@ export const pnUtxos: StreamDef<Utxo> = {
   name: 'pn.utxos',
   endpoint: 'POST /v1/networks/{network}/blockchains/{blockchainId}/utxos',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listUtxosV2.weight,
+  walks: endpoints.primaryNetwork.listUtxosV2,
   tables: [pnUtxosTable],
   partitions: (config) => addressSetPartitions('pn.utxos', config),
   async fetchPage(client, p, s) {

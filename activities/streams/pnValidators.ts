@@ -66,7 +66,7 @@ export const pnValidators: StreamDef<Validator> = {
   name: 'pn.validators',
   endpoint: 'GET /v1/networks/{network}/validators',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listValidators.weight,
+  walks: endpoints.primaryNetwork.listValidators,
   tables: [pnValidatorsTable, pnValidatorStatusHistoryTable],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),
   async fetchPage(client, p, s) {

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../api/endpoint.ts';
+import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode } from '../sync/types.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
@@ -6,8 +7,11 @@ import type { Row, TableDef } from '../warehouse/tableDef.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
-  /** `options.partition` is the client's fair-share key: waiting requests are served round-robin across partitions. */
-  call<P, R>(endpoint: Endpoint<P, R>, params: P, options?: { partition?: string }): Promise<R>;
+  /**
+   * `options.partition` is the client's fair-share key: waiting requests are served round-robin
+   * across partitions. `options.meter` counts the attempts and CU of the call.
+   */
+  call<P, R>(endpoint: Endpoint<P, R>, params: P, options?: { partition?: string; meter?: RequestMeter }): Promise<R>;
 }
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */
@@ -47,8 +51,11 @@ export interface StreamDef<T = unknown> {
   mode: SyncMode;
   /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
   modeOf?(partition: PartitionSpec): SyncMode;
-  /** Compute units one page costs. */
-  weight: number;
+  /**
+   * The endpoint a walk calls once per page: its weight (CU per request) and largest page are read
+   * from there, never copied into the stream.
+   */
+  walks: Endpoint<never, unknown> & { maxPageSize?: number };
   /** Every table the normalizer fills, parent first. */
   tables: TableDef[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */

@@ -1,6 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
 import { STREAMS } from '../streams/catalog.ts';
+import { pageSizeFor } from '../streams/pageSize.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
@@ -110,10 +111,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     };
     // Tokens this batch has sent: a server that hands one back (or an empty one) would loop forever.
     const seenTokens = new Set<string>();
+    const pageSize = pageSizeFor(stream, config);
     while (pages + pending.pages < Math.max(1, input.maxPages)) {
       let page;
       try {
-        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
+        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize });
       } catch (error) {
         // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
         if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {

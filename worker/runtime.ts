@@ -4,6 +4,7 @@ import { createDataApiClient } from '../activities/api/index.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
+import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -44,7 +45,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       logger,
       sync,
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
-      status: { listCheckpoints: () => warehouse.listCheckpoints() },
+      status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
     },
     async close() {

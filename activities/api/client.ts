@@ -9,6 +9,7 @@ import { InvalidPageTokenError, NonRetryableApiError, RetryableApiError, type Re
 import { parseJsonLossless } from './losslessJson.ts';
 import { paginate, type Page } from './paginate.ts';
 import { parseQuotaHeaders } from './quotaHeaders.ts';
+import type { RequestMeter } from './requestMeter.ts';
 import { METRICS_BUDGET, TIER_BUDGETS, budgetFor, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
 import { NoUsableKeyError, RateLimiter, type Grant, type RateLimiterStats } from './rateLimiter.ts';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, withRetries, type RetryEvent, type RetryPolicy } from './retry.ts';
@@ -47,7 +48,10 @@ export interface CallOptions {
   /** Fair-share key: waiting requests are served round-robin across partitions. */
   partition?: string;
   signal?: AbortSignal;
+  /** Counts this call's HTTP attempts and the CU they were charged (retries and 429s included). */
+  meter?: RequestMeter;
 }
+
 
 export interface PagesOptions extends CallOptions {
   /** A saved nextPageToken to continue from. */
@@ -140,6 +144,7 @@ export function createDataApiClient(options: DataApiClientOptions) {
     const signal = callOptions.signal ? AbortSignal.any([timeout, callOptions.signal]) : timeout;
     const started = performance.now();
     counters.requests++;
+    if (callOptions.meter) callOptions.meter.requests++;
     let response: Response;
     let raw: ArrayBuffer;
     try {
@@ -157,11 +162,13 @@ export function createDataApiClient(options: DataApiClientOptions) {
     log?.debug({ method: label.method, target: label.target, status: response.status, ms, bytes: raw.byteLength, cu: endpoint.weight, keyIndex: grant.keyIndex, attempt }, 'api request');
     if (response.status === 429) {
       counters.rateLimited++;
+      if (callOptions.meter) callOptions.meter.rejected429++;
       const error = classifyHttpFailure(label, 429, text, response.headers, { sentPageToken, scrub }) as RetryableApiError;
       limiter.rateLimited(grant, error.retryAfterMs, quota);
       throw error;
     }
     counters.cuSpent += endpoint.weight;
+    if (callOptions.meter) callOptions.meter.cu += endpoint.weight;
     limiter.settle(grant, quota);
     if (!response.ok) {
       const error = classifyHttpFailure(label, response.status, text, response.headers, { sentPageToken, scrub });

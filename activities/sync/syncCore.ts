@@ -4,12 +4,12 @@ import { STREAMS } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
 import type { Discovered, StreamClient } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
-import type { Warehouse } from '../warehouse/warehouse.ts';
+import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
+import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { advanceWalk, restartWalk, startWalk, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -20,7 +20,8 @@ export interface SyncCoreDeps {
 }
 
 export interface SyncCore {
-  planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]>;
+  /** `runId` given: what planning spent (head probes) is recorded against that run. */
+  planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
@@ -34,10 +35,10 @@ async function discover(warehouse: Warehouse): Promise<Map<string, string[]>> {
 }
 
 /** The latest block of each configured EVM chain (one 10 CU page each). */
-async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise<Map<string, number>> {
+async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: RequestMeter): Promise<Map<string, number>> {
   const heads = new Map<string, number>();
   for (const c of config.evmChains) {
-    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan' });
+    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan', meter });
     if (page.blocks[0]) heads.set(c.chainId, Number(page.blocks[0].blockNumber));
   }
   return heads;
@@ -52,12 +53,22 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise
 export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   const { client, warehouse, config, logger } = deps;
 
-  async function planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
+  async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
     const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
     const plan: Discovered = {};
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
-    if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config);
+    const meter = newMeter();
+    if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
+    if (input.runId !== undefined && meter.requests > 0) {
+      const probe = endpoints.evm.listBlocks;
+      await recordPlanCost(warehouse, {
+        runId: input.runId,
+        mode: input.mode ?? 'sync',
+        snapshotAt: input.snapshotAt ?? 0,
+        cost: { ...meter, items: 0, weight: probe.weight, pageLimit: probe.maxPageSize },
+      });
+    }
     const seen = new Set<string>();
     const out: PartitionSpec[] = [];
     for (const stream of selected) {
@@ -83,7 +94,14 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
     // Requests of this partition share the client's quota fairly with the other partitions in flight.
-    const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id }) };
+    // The meter counts every attempt of this batch (retries and 429s too); flush() moves it into the run record.
+    const meter = newMeter();
+    const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id, meter }) };
+    const costOf = (items: number): RunCost => {
+      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null };
+      Object.assign(meter, newMeter());
+      return cost;
+    };
     let walk: Walk = start.walk;
     let totalRows = previous?.rows ?? 0;
     let totalPages = previous?.pages ?? 0;
@@ -103,7 +121,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // rowsToArrow keeps the last row of a key listed on two pages of the batch.
         stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
         { partitionId: partition.id, stream: partition.stream, pageToken: state.pageToken, cursor: { ...state.cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items) },
       );
       pages += pending.pages;
       rows += pending.rows;
@@ -142,6 +160,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         pending.rows += tableRows.length;
       }
       pending.pages += 1;
+      pending.items += page.items.length;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
       const next = advanceWalk(mode, walk, keys, page.nextPageToken);
       walk = next.walk;
@@ -161,9 +180,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 interface PendingPages {
   pages: number;
   rows: number;
+  /** API items the pages held (rows can be more: one item fills several tables). */
+  items: number;
   byTable: Map<string, Row[]>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
+  return { pages: 0, rows: 0, items: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
 }

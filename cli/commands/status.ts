@@ -2,17 +2,18 @@ import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { withSession } from '../session.ts';
 import { runOnWorker } from '../runOnWorker.ts';
-import { checkpointsWorkflow } from '../../workflows/maintenance.ts';
+import { statusWorkflow } from '../../workflows/maintenance.ts';
+import { costTable } from '../costTable.ts';
 
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('per partition: rows, cursor, last run, lag')
+    .description('per partition: rows, cursor, last run, lag; per stream: CU per 1,000 items against the optimum, and what the last run cost')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }, command: Command) => {
       const config = configFor(command);
       await withSession(config, async (session) => {
-        const checkpoints = await runOnWorker(session, checkpointsWorkflow, 'glacier-status', []);
+        const { checkpoints, costs } = await runOnWorker(session, statusWorkflow, 'glacier-status', []);
         const now = Date.now();
         const rows = checkpoints.map((c) => ({
           partition: c.partitionId,
@@ -25,7 +26,7 @@ export function registerStatusCommand(program: Command): void {
           lagSeconds: Math.max(0, Math.round((now - Date.parse(c.updatedAt)) / 1000)),
         }));
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ partitions: rows, costs }, null, 2)}\n`);
           return;
         }
         if (rows.length === 0) {
@@ -37,6 +38,7 @@ export function registerStatusCommand(program: Command): void {
         for (const r of rows) {
           process.stdout.write(`${r.partition.padEnd(width)}  ${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
         }
+        if (costs.length > 0) process.stdout.write(`\ncompute units per stream (optimum: weight x ceil(items / largest page) per walk)\n${costTable(costs)}`);
       });
     });
 }

@@ -36,3 +36,15 @@ CREATE TABLE IF NOT EXISTS _glacier_exports (
   PRIMARY KEY (table_name, partition_path)
 );
 COMMENT ON TABLE _glacier_exports IS 'Parquet export state: one row per written hive partition with the fingerprint (row count + hash) of its rows, so an export rewrites only partitions whose rows changed.';
+
+-- What each (run, partition) cost in compute units (added after the first release: ALTER keeps
+-- existing warehouses). cu: every attempt charged, retries included; walk CU = pages x weight, the
+-- rest is overhead. weight and page_limit (the endpoint's largest page; NULL for get endpoints, one
+-- call per item) make the optimum computable in SQL: weight x ceil(items / page_limit), at least one
+-- request per walk. Partition 'plan' holds what planning itself spent (head probes).
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS requests BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS cu BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS rejected_429 BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS items BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS weight INTEGER;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS page_limit INTEGER;

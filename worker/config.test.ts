@@ -45,6 +45,18 @@ describe('pipeline config', () => {
     expect(errorOf({ api: { pageSize: 6000 } })).toMatch(/^f\.yaml: api\.pageSize/);
   });
 
+  it('budgets: a plan outside the tier table, and one entry per key for keys of different tiers', async () => {
+    const { keyBudgets } = await import('../activities/api/quotaBudget.ts');
+    const plan = validateConfig({ api: { tier: 'free', plan: { perMinute: 12_000, perDay: 5_000_000 } } });
+    expect(keyBudgets(2, plan.api)).toEqual([{ perMinute: 12_000, perDay: 5_000_000 }, { perMinute: 12_000, perDay: 5_000_000 }]);
+    const mixed = validateConfig({ api: { tier: 'free', keys: [{ tier: 'pro' }, { perMinute: 9_000, perDay: 3_000_000 }] } });
+    expect(keyBudgets(2, mixed.api)).toEqual([{ perMinute: 20_000, perDay: 25_000_000 }, { perMinute: 9_000, perDay: 3_000_000 }]);
+    expect(resolveConfig(mixed, { GLACIER_API_KEY: 'k1,k2' }).apiKeyCount).toBe(2);
+    expect(() => resolveConfig(mixed, { GLACIER_API_KEY: 'k1' })).toThrow(/^api\.keys: 2 budget entries, but GLACIER_API_KEY holds 1 keys/);
+    expect(errorOf({ api: { plan: { perMinute: -1, perDay: 10 } } })).toMatch(/^f\.yaml: api\.plan\.perMinute/);
+    expect(errorOf({ api: { keys: [{ tier: 'gold' }] } })).toMatch(/^f\.yaml: api\.keys\[0\]/);
+  });
+
   it('validates environment overrides with the same rules', () => {
     const config = validateConfig({});
     expect(() => resolveConfig(config, { GLACIER_BASE_URL: 'not a url' })).toThrow(/api\.baseUrl/);

@@ -38,6 +38,11 @@ const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$/, 'expecte
 const evmChainId = z.string().regex(/^(?:\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/, 'expected a numeric EVM chain id or a base58 blockchain id');
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
 
+const customPlan = z.strictObject({
+  perMinute: z.number().int().positive(),
+  perDay: z.number().int().positive(),
+});
+
 const evmChainSchema = z.strictObject({
   chainId: evmChainId,
   /** First block for range streams on a backfill (default: genesis). */
@@ -70,6 +75,13 @@ export const configSchema = z.strictObject({
       metricsUrl: httpUrl.default('https://metrics.avax.network'),
       apiKeyHeader: z.string().min(1).default('x-service-api-key'),
       tier: z.enum(QUOTA_TIERS).default('free'),
+      /** A plan outside the tier table (CU per minute and per day); wins over `tier`. */
+      plan: customPlan.optional(),
+      /**
+       * One entry per key of GLACIER_API_KEY, in the same order, when the keys have different tiers
+       * or plans ({ tier: pro } or { perMinute, perDay }). Only budgets: keys never go in this file.
+       */
+      keys: z.array(z.union([z.strictObject({ tier: z.enum(QUOTA_TIERS) }), customPlan])).optional(),
       /** Requests in flight at once, across all partitions. */
       concurrency: z.number().int().min(1).max(256).default(8),
       /**
@@ -185,7 +197,13 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);
-  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount: apiKeysFromEnv(env).length };
+  const apiKeyCount = apiKeysFromEnv(env).length;
+  const perKey = checked.api.keys?.length;
+  // Budgets pair with keys by position: a count that differs means the pairing is a guess.
+  if (perKey !== undefined && apiKeyCount > 0 && perKey !== apiKeyCount) {
+    throw new ConfigError(`api.keys: ${perKey} budget entries, but GLACIER_API_KEY holds ${apiKeyCount} keys (one entry per key, same order)`);
+  }
+  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount };
 }
 
 /** API keys from GLACIER_API_KEY (comma-separated for several keys). Only the worker calls this. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
 import { createDataApiClient } from '../activities/api/index.ts';
+import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
@@ -30,6 +31,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     apiKeys: apiKeysFromEnv(env),
     apiKeyHeader: config.api.apiKeyHeader,
     tier: config.api.tier,
+    keyBudgets: keyBudgets(apiKeysFromEnv(env).length, config.api),
     concurrency: config.api.concurrency,
     requestTimeoutMs: config.api.requestTimeoutMs,
     maxRetries: config.api.maxRetries,

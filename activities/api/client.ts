@@ -23,6 +23,8 @@ export interface DataApiClientOptions {
   apiKeys?: string[];
   apiKeyHeader?: string;
   tier?: QuotaTier;
+  /** Per key (same order as apiKeys): CU per minute and per day, when keys differ or the plan is outside the tier table. */
+  keyBudgets?: readonly { perMinute: number; perDay: number }[];
   /** Requests in flight at once. */
   concurrency?: number;
   requestTimeoutMs?: number;
@@ -109,15 +111,17 @@ export function createDataApiClient(options: DataApiClientOptions) {
   const keysFor = (service: Service) => (service === 'data' ? apiKeys : []);
 
   const limiters: Record<Service, RateLimiter> = {
-    data: limiterFor('data', budgetFor(TIER_BUDGETS[apiKeys.length ? (options.tier ?? 'free') : 'none'], override), override.windowMs !== undefined),
+    data: limiterFor('data', budgetFor(TIER_BUDGETS[apiKeys.length ? (options.tier ?? 'free') : 'none'], override), override.windowMs !== undefined, apiKeys.length ? options.keyBudgets : undefined),
     metrics: limiterFor('metrics', budgetFor(METRICS_BUDGET, override.metrics), override.metrics?.windowMs !== undefined),
   };
 
-  function limiterFor(service: Service, budget: ReturnType<typeof budgetFor>, fixedWindow: boolean): RateLimiter {
-    const make = () => new RateLimiter({ keyCount: keysFor(service).length, budget, maxWaitMs, fixedWindow });
+  function limiterFor(service: Service, budget: ReturnType<typeof budgetFor>, fixedWindow: boolean, perKey?: readonly { perMinute: number; perDay: number }[]): RateLimiter {
+    // A test override (perWindow/perDay) wins over every key's own plan, as it wins over the tier.
+    const keyBudgets = perKey?.map((b) => budgetFor(b, override));
+    const make = () => new RateLimiter({ keyCount: keysFor(service).length, budget, keyBudgets, maxWaitMs, fixedWindow });
     if (options.shareRateLimiter === false) return make();
     // Keyed by a digest, so the map never holds a readable key as its index.
-    const id = createHash('sha256').update(JSON.stringify([service, baseUrls[service], keysFor(service)])).digest('hex');
+    const id = createHash('sha256').update(JSON.stringify([service, baseUrls[service], keysFor(service), keyBudgets])).digest('hex');
     let limiter = sharedLimiters.get(id);
     if (!limiter) sharedLimiters.set(id, (limiter = make()));
     return limiter;

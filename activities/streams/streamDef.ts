@@ -72,4 +72,10 @@ export interface StreamDef<T = unknown> {
    * epoch seconds), compared with the stored high-water mark.
    */
   orderKey?(item: T): number | null;
+  /**
+   * snapshot-merge streams whose list is newest-first and append-only (an item never changes once
+   * listed, new items appear on top): a stable identity of an item. A sync walk ends at the page
+   * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
+   */
+  identity?(item: T): string;
 }

@@ -162,7 +162,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       pending.pages += 1;
       pending.items += page.items.length;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
-      const next = advanceWalk(mode, walk, keys, page.nextPageToken);
+      const ids = stream.identity ? page.items.map((i) => stream.identity!(i as never)) : [];
+      const next = advanceWalk(mode, walk, keys, page.nextPageToken, ids);
       walk = next.walk;
       if (next.complete) {
         await flush(walk, true);

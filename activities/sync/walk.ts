@@ -12,6 +12,11 @@ import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
  *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not).
  * - snapshot-merge / snapshot-replace: cursor { snapshotAt }. A run re-reads the whole list; a
  *   walk of an earlier run that never finished is abandoned, not mixed into this run's snapshot.
+ *   A snapshot-merge stream whose list is newest-first and append-only (StreamDef.identity) walks
+ *   newest-first until known: cursor { top } holds the newest item of the last complete walk, and a
+ *   sync walk ends at the page that lists it (everything below it was stored by that walk). The
+ *   mark is this partition's own, so an item another partition stored cannot end the walk early; an
+ *   interrupted or restarted walk keeps it until a walk completes; a backfill reads to the end.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
  */
 
@@ -28,6 +33,11 @@ export interface WalkCursor {
   next?: number;
   /** snapshots */
   snapshotAt?: number;
+  /** snapshot-merge until known: newest item of the last complete walk (`top`), carried by the next walk as `known` */
+  top?: string;
+  known?: string;
+  /** snapshot-merge until known: the identity of this walk's newest item */
+  newest?: string;
 }
 
 export interface Walk {
@@ -52,7 +62,11 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
     case 'snapshot-merge':
     case 'snapshot-replace':
       if (incomplete && prev.runId === input.runId) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: prev } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: { runId: input.runId, snapshotAt: input.snapshotAt } } };
+      {
+        // The newest item of the last complete walk: kept by an unfinished walk as `known`.
+        const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
+        return { kind: 'walk', walk: { pageToken: null, cursor: { runId: input.runId, snapshotAt: input.snapshotAt, ...(known !== undefined ? { known } : {}) } } };
+      }
   }
 }
 
@@ -63,8 +77,11 @@ export function restartWalk(walk: Walk): Walk {
 
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
 
-/** The walk after one fetched page, and whether the walk is complete. */
-export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined): { walk: Walk; complete: boolean } {
+/**
+ * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
+ * page's items, in list order (only for streams with StreamDef.identity).
+ */
+export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined, ids: string[] = []): { walk: Walk; complete: boolean } {
   const c = walk.cursor;
   switch (mode) {
     case 'descending-until-known': {
@@ -81,7 +98,15 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
       if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId } } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen } } };
     }
-    case 'snapshot-merge':
+    case 'snapshot-merge': {
+      if (ids.length === 0 && c.known === undefined && c.newest === undefined) return { complete: nextPageToken === undefined, walk: { pageToken: nextPageToken ?? null, cursor: c } };
+      const newest = c.newest ?? ids[0];
+      if (nextPageToken === undefined || (c.known !== undefined && ids.includes(c.known))) {
+        const top = newest ?? c.known;
+        return { complete: true, walk: { pageToken: null, cursor: { runId: c.runId, snapshotAt: c.snapshotAt, ...(top !== undefined ? { top } : {}) } } };
+      }
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, ...(newest !== undefined ? { newest } : {}) } } };
+    }
     case 'snapshot-replace':
       return { complete: nextPageToken === undefined, walk: { pageToken: nextPageToken ?? null, cursor: c } };
   }

@@ -74,4 +74,27 @@ describe('snapshots', () => {
     expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: w.cursor } });
     expect(advanceWalk('snapshot-merge', w, [], undefined).complete).toBe(true);
   });
+
+  it('newest-first until known: a sync stops at the page listing the last complete walk\'s newest item; a backfill reads to the end', () => {
+    // First walk: no mark; it ends at the list end and remembers its newest item.
+    const first = startWalk('snapshot-merge', undefined, input(), 0);
+    if (first.kind !== 'walk') throw new Error();
+    const p1 = advanceWalk('snapshot-merge', first.walk, [], 'n', ['c', 'b']);
+    expect(p1).toEqual({ complete: false, walk: { pageToken: 'n', cursor: { runId: 'r2', snapshotAt: 2, newest: 'c' } } });
+    const done = advanceWalk('snapshot-merge', p1.walk, [], undefined, ['a']);
+    expect(done).toEqual({ complete: true, walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, top: 'c' } } });
+    // Next sync: new items e, d on top; the page listing c ends the walk, and e is the new mark.
+    const next = startWalk('snapshot-merge', cp({ cursor: { ...done.walk.cursor } }), input({ runId: 'r3', snapshotAt: 3 }), 0);
+    if (next.kind !== 'walk') throw new Error();
+    expect(next.walk.cursor.known).toBe('c');
+    const q1 = advanceWalk('snapshot-merge', next.walk, [], 'n', ['e', 'd']);
+    expect(q1.complete).toBe(false);
+    expect(advanceWalk('snapshot-merge', q1.walk, [], 'n2', ['c', 'b'])).toEqual({ complete: true, walk: { pageToken: null, cursor: { runId: 'r3', snapshotAt: 3, top: 'e' } } });
+    // An unfinished walk keeps the old mark for the next run; a backfill has none.
+    const after = startWalk('snapshot-merge', cp({ complete: false, pageToken: 'n', cursor: { ...q1.walk.cursor } }), input({ runId: 'r4' }), 0);
+    expect(after.kind === 'walk' && after.walk.cursor.known).toBe('c');
+    const backfill = startWalk('snapshot-merge', cp({ cursor: { ...done.walk.cursor } }), input({ mode: 'backfill', runId: 'r5' }), 0);
+    if (backfill.kind !== 'walk') throw new Error();
+    expect(advanceWalk('snapshot-merge', backfill.walk, [], 'n', ['c']).complete).toBe(false);
+  });
 });

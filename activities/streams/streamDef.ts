@@ -1,6 +1,7 @@
 import type { Endpoint } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode } from '../sync/types.ts';
+import type { WalkCursor } from '../sync/walk.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
@@ -20,6 +21,11 @@ export interface StreamPage<T = unknown> {
   nextPageToken?: string;
   /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
   response?: unknown;
+  /**
+   * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
+   * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
+   */
+  marks?: { newest?: string; eventsMax?: number };
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
@@ -28,6 +34,8 @@ export interface FetchState {
   /** range streams: inclusive lower bound of this walk (block number or epoch seconds). */
   from?: number;
   pageSize: number;
+  /** The walk cursor (read-only): streams that steer their own incremental walk read their marks here. */
+  cursor?: Readonly<WalkCursor>;
 }
 
 /** Values every row of a batch is stamped with. */

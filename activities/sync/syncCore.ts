@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
 import { STREAMS } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import type { Discovered, StreamClient } from '../streams/streamDef.ts';
+import type { Discovered, StreamClient, StreamPage } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
 import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
@@ -133,7 +133,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     while (pages + pending.pages < Math.max(1, input.maxPages)) {
       let page;
       try {
-        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize });
+        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize, cursor: walk.cursor });
       } catch (error) {
         // An expired token: go back to the start of this walk (its cursor is durable); upserts absorb the overlap.
         if (error instanceof InvalidPageTokenError && walk.pageToken !== null && restarts++ < 3) {
@@ -163,6 +163,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       pending.items += page.items.length;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
       const ids = stream.identity ? page.items.map((i) => stream.identity!(i as never)) : [];
+      if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
       const next = advanceWalk(mode, walk, keys, page.nextPageToken, ids);
       walk = next.walk;
       if (next.complete) {
@@ -176,6 +177,14 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   }
 
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
+}
+
+/** A page's marks folded into the walk cursor: the first newest item wins, event times take the max. */
+function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks']>): Walk['cursor'] {
+  const out = { ...cursor };
+  if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
+  if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
+  return out;
 }
 
 interface PendingPages {

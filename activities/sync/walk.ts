@@ -38,6 +38,13 @@ export interface WalkCursor {
   known?: string;
   /** snapshot-merge until known: the identity of this walk's newest item */
   newest?: string;
+  /**
+   * Streams that also walk what changed below the mark (pn.utxos: spends of old UTXOs, from the
+   * address transaction list): the latest event time seen by this walk (eventsMax), which becomes
+   * the next sync's lower bound (spendsFrom) when the walk completes.
+   */
+  eventsMax?: number;
+  spendsFrom?: number;
 }
 
 export interface Walk {
@@ -65,7 +72,8 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
       {
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
-        return { kind: 'walk', walk: { pageToken: null, cursor: { runId: input.runId, snapshotAt: input.snapshotAt, ...(known !== undefined ? { known } : {}) } } };
+        const spendsFrom = input.mode === 'backfill' ? undefined : prev.spendsFrom;
+        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, spendsFrom }) } };
       }
   }
 }
@@ -74,6 +82,9 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
 export function restartWalk(walk: Walk): Walk {
   return { pageToken: null, cursor: { ...walk.cursor } };
 }
+
+/** The cursor without undefined fields (it is stored as JSON and compared in tests). */
+const defined = (c: WalkCursor): WalkCursor => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as WalkCursor;
 
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
 
@@ -99,13 +110,13 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen } } };
     }
     case 'snapshot-merge': {
-      if (ids.length === 0 && c.known === undefined && c.newest === undefined) return { complete: nextPageToken === undefined, walk: { pageToken: nextPageToken ?? null, cursor: c } };
       const newest = c.newest ?? ids[0];
       if (nextPageToken === undefined || (c.known !== undefined && ids.includes(c.known))) {
         const top = newest ?? c.known;
-        return { complete: true, walk: { pageToken: null, cursor: { runId: c.runId, snapshotAt: c.snapshotAt, ...(top !== undefined ? { top } : {}) } } };
+        const spendsFrom = maxOf(c.spendsFrom, c.eventsMax === undefined ? [] : [c.eventsMax]);
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom }) } };
       }
-      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, ...(newest !== undefined ? { newest } : {}) } } };
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest }) } };
     }
     case 'snapshot-replace':
       return { complete: nextPageToken === undefined, walk: { pageToken: nextPageToken ?? null, cursor: c } };

@@ -832,7 +832,7 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "credentials"               JSON,
   "last_seen_at"              BIGINT
 );
-COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); re-read each run and upserted by id, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed it.';
+COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed or updated it.';
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';

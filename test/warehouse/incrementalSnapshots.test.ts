@@ -70,6 +70,7 @@ describe('incremental snapshot-merge walks', () => {
     await runAll(partitions, 'u1', 'backfill', 1);
     await exact(partitions, 1);
     const backfill = (await streamCosts(h.warehouse, 'u1')).find((c) => c.stream === 'pn.utxos')!;
+    expect(backfill.pages).toBeGreaterThan(partitions.length);
     await h.warehouse.withWriter((c) => c.run('CREATE TABLE unspent_at_backfill AS SELECT utxo_id FROM pn_utxos WHERE consuming_tx_hash IS NULL'));
     const oldSpent = async () => Number((await h.warehouse.query('SELECT count(*) AS n FROM pn_utxos JOIN unspent_at_backfill USING (utxo_id) WHERE consuming_tx_hash IS NOT NULL'))[0].n);
     let spent = 0;

@@ -12,7 +12,8 @@
  * those windows, and the share of requests answered 429 (simulator stats).
  *
  *   npx tsx bench/quota.ts             (BENCH_QUOTA_SECONDS=120, BENCH_QUOTA_WINDOW_MS=60000;
- *                                       BENCH_QUOTA_PARTS=accounting,use to pick parts)
+ *                                       BENCH_QUOTA_PARTS=accounting,use to pick parts;
+ *                                       BENCH_QUOTA_ADDRESSES=3 addresses per chain in the accounting world)
  */
 import pLimit from 'p-limit';
 import { buildRuntime } from '../worker/runtime.ts';
@@ -110,7 +111,7 @@ export async function runQuota(seconds: number, windowMs: number, partitionConcu
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const parts = (process.env.BENCH_QUOTA_PARTS ?? 'accounting,use').split(',');
-  if (parts.includes('accounting')) printAccounting(await runAccounting());
+  if (parts.includes('accounting')) printAccounting(await runAccounting(0.01, envNumber('BENCH_QUOTA_ADDRESSES', 3)));
   if (parts.includes('use')) await printUse();
 }
 

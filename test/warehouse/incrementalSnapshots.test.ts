@@ -16,9 +16,8 @@ const runAll = async (partitions: PartitionSpec[], runId: string, mode: 'backfil
   for (const p of partitions) await drain(h.core, p, { runId, mode, snapshotAt });
 };
 
-// last_seen_at: the run that last listed or updated a UTXO; an incremental sync leaves old rows alone.
 const exact = async (partitions: PartitionSpec[], snapshotAt: number) => {
-  for (const c of await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt, skip: { pn_utxos: ['last_seen_at'] } })) {
+  for (const c of await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt })) {
     expect({ table: c.table, lost: c.lost, duplicated: c.duplicated, examples: c.examples }).toEqual({ table: c.table, lost: 0, duplicated: 0, examples: [] });
     expect(c.expected, c.table).toBeGreaterThan(0);
   }

@@ -184,6 +184,8 @@ function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks'
   const out = { ...cursor };
   if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
   if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
+  if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
+  if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
   return out;
 }
 

@@ -45,6 +45,15 @@ export interface WalkCursor {
    */
   eventsMax?: number;
   spendsFrom?: number;
+  /**
+   * Streams whose sync reads what can still change (pn.validators): items still open at the last
+   * complete walk (`watch`) and the newest final item per kind (`tops`); this walk's own, as pages
+   * report them, in `collected` and `firsts` (first one wins).
+   */
+  watch?: string[];
+  tops?: Record<string, string>;
+  collected?: string[];
+  firsts?: Record<string, string>;
 }
 
 export interface Walk {
@@ -72,8 +81,9 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
       {
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
-        const spendsFrom = input.mode === 'backfill' ? undefined : prev.spendsFrom;
-        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, spendsFrom }) } };
+        const backfill = input.mode === 'backfill';
+        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops };
+        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, ...carried }) } };
       }
   }
 }
@@ -114,7 +124,9 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
       if (nextPageToken === undefined || (c.known !== undefined && ids.includes(c.known))) {
         const top = newest ?? c.known;
         const spendsFrom = maxOf(c.spendsFrom, c.eventsMax === undefined ? [] : [c.eventsMax]);
-        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom }) } };
+        const tops = c.firsts !== undefined ? { ...c.tops, ...c.firsts } : c.tops;
+        const watch = c.collected ?? c.watch;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest }) } };
     }

@@ -910,7 +910,7 @@ CREATE TABLE IF NOT EXISTS "pn_validators" (
   "remove_timestamp"         BIGINT,
   "last_seen_at"             BIGINT
 );
-COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, current state; re-read each run and upserted by (network, node_id, tx_hash). blsCredentials and rewards flattened; per-status extras (potentialRewards, validatorHealth, geolocation) as JSON. History of validation_status in pn_validator_status_history.';
+COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, current state; upserted by (network, node_id, tx_hash); a sync reads only validations that can have changed (active, pending, newly final), so last_seen_at is the last run that listed the row. blsCredentials and rewards flattened; per-status extras (potentialRewards, validatorHealth, geolocation) as JSON. History of validation_status in pn_validator_status_history.';
 COMMENT ON COLUMN "pn_validators"."tx_hash" IS 'staking tx; empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_validators"."validation_status" IS 'completed, active, pending, removed; other values as sent';
 COMMENT ON COLUMN "pn_validators"."amount_staked" IS 'nAVAX';

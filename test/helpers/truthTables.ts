@@ -66,9 +66,9 @@ function normalizeValue(v: unknown): unknown {
 
 /**
  * Columns an incremental sync does not rewrite on rows that did not change, so they are not ground
- * truth of the current snapshot: pn_utxos.last_seen_at is the last run that listed or updated a UTXO.
+ * truth of the current snapshot: last_seen_at of pn_utxos and pn_validators is the last run that listed or updated the row.
  */
-const INCREMENTAL_BOOKKEEPING: Record<string, string[]> = { pn_utxos: ['last_seen_at'] };
+const INCREMENTAL_BOOKKEEPING: Record<string, string[]> = { pn_utxos: ['last_seen_at'], pn_validators: ['last_seen_at'] };
 
 export interface TableComparison {
   table: string;

@@ -28,7 +28,7 @@ beforeAll(async () => {
     sim: { size: 'small' },
     config: (sim) => {
       const p = (sim.world.describe().primary as Record<string, { addresses: string[]; nodeIds: string[] }>)[NET];
-      return { streams: ['pn.rewards', 'pn.utxos'], networks: [{ network: NET, chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6), nodeIds: p.nodeIds.slice(0, 16) }] };
+      return { streams: ['pn.rewards', 'pn.utxos', 'pn.validators'], networks: [{ network: NET, chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6), nodeIds: p.nodeIds.slice(0, 16) }] };
     },
   });
 }, 120_000);
@@ -84,5 +84,24 @@ describe('incremental snapshot-merge walks', () => {
     }
     // UTXOs unspent at the backfill were spent later, and the syncs caught it.
     expect(spent).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('pn.validators: active and pending, the ones that became final, and new finals newest first; exact after every sync', async () => {
+    const partitions = await h.core.planPartitions({ streams: ['pn.validators'] });
+    await runAll(partitions, 'v1', 'backfill', 1);
+    await exact(partitions, 1);
+    await h.warehouse.withWriter((c) => c.run("CREATE TABLE open_at_backfill AS SELECT tx_hash FROM pn_validators WHERE validation_status IN ('active', 'pending')"));
+    const closed = async () => Number((await h.warehouse.query("SELECT count(*) AS n FROM pn_validators JOIN open_at_backfill USING (tx_hash) WHERE validation_status NOT IN ('active', 'pending')"))[0].n);
+    const total = Number((await h.warehouse.query('SELECT count(*) AS n FROM pn_validators'))[0].n);
+    let changed = 0;
+    for (let i = 0; i < 10 && changed === 0; i++) {
+      h.sim.advance(300);
+      await runAll(partitions, `v2-${i}`, 'sync', 20 + i);
+      await exact(partitions, 20 + i);
+      changed = await closed();
+    }
+    // Validations open at the backfill closed later, and the syncs caught it.
+    expect(changed).toBeGreaterThan(0);
+    expect(total).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -25,7 +25,7 @@ export interface StreamPage<T = unknown> {
    * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
    * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
    */
-  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[] };
+  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number };
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */

@@ -15,8 +15,9 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  *    walk (`tops`): a validation that began after it and is already final sits above it; one that
  *    began before it and ended since was active or pending then, so step 2 reads it.
  *
- * A backfill (or a walk without marks) reads the whole list once and sets the marks. Page tokens
- * carry the step (`step:<name>:<token>`).
+ * A backfill (or a walk without marks) reads the whole list once and sets the marks; so does a sync
+ * when the list (as long as the last whole walk found it) takes fewer pages than the steps would.
+ * Page tokens carry the step (`step:<name>:<token>`).
  */
 type Step = 'active' | 'pending' | 'lookup' | 'completed' | 'removed';
 const ORDER: Step[] = ['active', 'pending', 'lookup', 'completed', 'removed'];
@@ -38,10 +39,12 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
   const c = s.cursor ?? {};
   const network = p.params.network as Network;
   const list = endpoints.primaryNetwork.listValidators;
-  const incremental = c.watch !== undefined && c.tops !== undefined;
+  // The steps cost at least one request each beyond the open validations' pages: on a short list the whole list is cheaper.
+  const stepsCost = Math.ceil((c.watch?.length ?? 0) / s.pageSize) + ORDER.length;
+  const incremental = c.watch !== undefined && c.tops !== undefined && (c.size === undefined || Math.ceil(c.size / s.pageSize) > stepsCost);
   if (!incremental && !s.pageToken?.startsWith('step:')) {
     const r = await client.call(list, { network, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: s.pageToken ?? undefined });
-    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: marksOf(r.validators) };
+    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: { ...marksOf(r.validators), listed: r.validators.length } };
   }
   const [, stepName, ...rest] = (s.pageToken ?? token('active')).split(':');
   const step = stepName as Step;

@@ -185,6 +185,7 @@ function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks'
   if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
   if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
   if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
+  if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
   if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
   return out;
 }

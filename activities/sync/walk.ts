@@ -54,6 +54,9 @@ export interface WalkCursor {
   tops?: Record<string, string>;
   collected?: string[];
   firsts?: Record<string, string>;
+  /** Items a whole-list walk read (`listed` while walking, `size` once complete): lets a stream pick the cheaper walk. */
+  listed?: number;
+  size?: number;
 }
 
 export interface Walk {
@@ -82,7 +85,7 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
         const backfill = input.mode === 'backfill';
-        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops };
+        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops, size: prev.size };
         return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, ...carried }) } };
       }
   }
@@ -126,7 +129,8 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
         const spendsFrom = maxOf(c.spendsFrom, c.eventsMax === undefined ? [] : [c.eventsMax]);
         const tops = c.firsts !== undefined ? { ...c.tops, ...c.firsts } : c.tops;
         const watch = c.collected ?? c.watch;
-        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops }) } };
+        const size = c.listed ?? c.size;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops, size }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest }) } };
     }

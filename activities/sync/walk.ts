@@ -31,6 +31,8 @@ export interface WalkCursor {
   from?: number;
   maxSeen?: number;
   next?: number;
+  /** range: the walk covered a range with an end (endBlock/endTimestamp), so once complete it is final */
+  closed?: boolean;
   /** snapshots */
   snapshotAt?: number;
   /** snapshot-merge until known: newest item of the last complete walk (`top`), carried by the next walk as `known` */
@@ -75,9 +77,13 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
     case 'descending-until-known':
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
       return { kind: 'walk', walk: { pageToken: null, cursor: { hwm: prev.hwm, runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined } } };
-    case 'range':
+    case 'range': {
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: { from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId } } };
+      // A closed range (it had its end when its last walk began) walked to the end has nothing new: the chain is final below the head.
+      if (input.mode === 'sync' && previous?.complete && prev.closed) return { kind: 'done' };
+      const closed = input.partition.params.endBlock !== undefined || input.partition.params.endTimestamp !== undefined;
+      return { kind: 'walk', walk: { pageToken: null, cursor: defined({ from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId, closed: closed || undefined }) } };
+    }
     case 'snapshot-merge':
     case 'snapshot-replace':
       if (incomplete && prev.runId === input.runId) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: prev } };
@@ -119,7 +125,7 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId } } };
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId, closed: c.closed }) } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen } } };
     }
     case 'snapshot-merge': {

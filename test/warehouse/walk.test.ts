@@ -57,6 +57,19 @@ describe('range', () => {
     const backfill = startWalk('range', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3', mode: 'backfill' }), 1000);
     expect(backfill.kind === 'walk' && backfill.walk.cursor.from).toBe(1000);
   });
+
+  it('a closed range walked to its end is not asked again by a sync; the open head range is', () => {
+    const closedInput = input({ partition: { stream: 'evm.token_transfers', id: 'r', params: { startBlock: 1000, endBlock: 2000 } } });
+    const s = startWalk('range', undefined, closedInput, 1000);
+    if (s.kind !== 'walk') throw new Error();
+    const done = advanceWalk('range', s.walk, [1900], undefined);
+    expect(done.walk.cursor.closed).toBe(true);
+    expect(startWalk('range', cp({ cursor: { ...done.walk.cursor } }), { ...closedInput, runId: 'r3' }, 1000)).toEqual({ kind: 'done' });
+    expect(startWalk('range', cp({ cursor: { ...done.walk.cursor } }), { ...closedInput, runId: 'r3', mode: 'backfill' }, 1000).kind).toBe('walk');
+    // The head range (no end yet) keeps following the chain; when it gains an end, one more walk closes it.
+    const open = advanceWalk('range', s.walk.cursor.closed ? { ...s.walk, cursor: { from: 1000, runId: 'r2' } } : s.walk, [1900], undefined);
+    expect(startWalk('range', cp({ cursor: { ...open.walk.cursor } }), { ...closedInput, runId: 'r3' }, 1000).kind).toBe('walk');
+  });
 });
 
 describe('snapshots', () => {

@@ -4,7 +4,8 @@ import type { StreamName } from '../worker/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { StreamCost } from './sync/streamCosts.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
@@ -29,7 +30,7 @@ export function createActivities(deps: ActivityDeps) {
       return `pong ${name}`;
     },
 
-    async planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
+    async planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
       return need(deps.sync, 'the sync core').planPartitions(input);
     },
 
@@ -64,6 +65,10 @@ export function createActivities(deps: ActivityDeps) {
 
     async listCheckpoints(): Promise<CheckpointView[]> {
       return need(deps.status, 'the warehouse').listCheckpoints();
+    },
+
+    async streamCosts(): Promise<StreamCost[]> {
+      return need(deps.status, 'the warehouse').streamCosts();
     },
 
     async verify(input: { streams?: StreamName[] }) {

@@ -1,13 +1,14 @@
 import type { StreamName } from '../worker/streamNames.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './sync/types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { ReportData } from './report/reportData.ts';
+import type { StreamCost } from './sync/streamCosts.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
  * activity layer is built from injected dependencies and stays readable on its own.
  */
 export interface SyncPort {
-  planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]>;
+  planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
@@ -26,6 +27,8 @@ export interface ExportPort {
 
 export interface StatusPort {
   listCheckpoints(): Promise<CheckpointView[]>;
+  /** Per stream: CU spent against the optimum, over all runs and in the last one. */
+  streamCosts(): Promise<StreamCost[]>;
 }
 
 export interface VerifyFinding {

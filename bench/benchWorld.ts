@@ -92,7 +92,6 @@ export function benchConfig(sim: { baseUrl: string; metricsUrl: string; world: W
   base.streams = o.streams ?? BENCH_STREAMS;
   base.partitionConcurrency = o.partitionConcurrency;
   base.api.concurrency = o.apiConcurrency ?? o.partitionConcurrency;
-  base.api.pageSize = 100;
   if (o.tier) base.api.tier = o.tier;
   if (o.firstChainOnly) base.evmChains = base.evmChains.slice(0, 1);
   // Only the chain-wide primary-network partitions: address/node-id sets stay out of the fixed set.

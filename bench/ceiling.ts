@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import { buildUrl } from '../activities/api/buildUrl.ts';
 import type { Endpoint } from '../activities/api/endpoint.ts';
 import { STREAMS } from '../activities/streams/catalog.ts';
+import { pageSizeFor } from '../activities/streams/pageSize.ts';
 import type { StreamClient } from '../activities/streams/streamDef.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import type { Warehouse } from '../activities/warehouse/warehouse.ts';
@@ -53,7 +54,7 @@ export async function runCeiling(config: ResolvedConfig): Promise<ThroughputResu
         let pageToken: string | null = null;
         const from = Number(p.params.startBlock ?? p.params.startTimestamp ?? 0);
         do {
-          const page = await stream.fetchPage(client, p, { pageToken, from, pageSize: config.api.pageSize });
+          const page = await stream.fetchPage(client, p, { pageToken, from, pageSize: pageSizeFor(stream, config) });
           items += page.items.length;
           pages += 1;
           pageToken = page.nextPageToken ?? null;

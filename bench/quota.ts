@@ -1,18 +1,26 @@
 /**
- * Quota use: the simulator enforces the free tier's compute-unit budget (fixed, clock-aligned
+ * Quota, in two parts.
+ *
+ * 1. CU accounting (bench/quotaAccounting.ts): a backfill of every stream of the bench world, then
+ *    a sync after 1% growth; per stream CU per 1,000 items against the optimum, the sync's share of
+ *    the backfill's CU, and the simulator's request log as a cross-check of the pipeline's accounting.
+ * 2. Quota use: the simulator enforces the free tier's compute-unit budget (fixed, clock-aligned
  * windows, simulator/http/rateLimit.ts) on one API key; the worker's runtime (API client with tier
  * 'free' and that key, DuckDB warehouse, sync core) backfills EVM streams, `partitionConcurrency`
  * partitions at once, for whole windows. Measured from the first window boundary after the start
  * (the partial first window is warm-up) over BENCH_QUOTA_SECONDS: CU answered 2xx / CU budget of
  * those windows, and the share of requests answered 429 (simulator stats).
  *
- *   npx tsx bench/quota.ts             (BENCH_QUOTA_SECONDS=120, BENCH_QUOTA_WINDOW_MS=60000)
+ *   npx tsx bench/quota.ts             (BENCH_QUOTA_SECONDS=120, BENCH_QUOTA_WINDOW_MS=60000;
+ *                                       BENCH_QUOTA_PARTS=accounting,use to pick parts;
+ *                                       BENCH_QUOTA_ADDRESSES=3 addresses per chain in the accounting world)
  */
 import pLimit from 'p-limit';
 import { buildRuntime } from '../worker/runtime.ts';
 import { createLogger } from '../worker/logger.ts';
 import { WORLD_SIZES, type SimulatorStats } from '../simulator/index.ts';
 import { benchConfig, envNumber, fmt, startBenchSimulator, tempDir } from './benchWorld.ts';
+import { printAccounting, runAccounting } from './quotaAccounting.ts';
 
 export interface QuotaResult {
   windows: number;
@@ -102,6 +110,12 @@ export async function runQuota(seconds: number, windowMs: number, partitionConcu
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const parts = (process.env.BENCH_QUOTA_PARTS ?? 'accounting,use').split(',');
+  if (parts.includes('accounting')) printAccounting(await runAccounting(0.01, envNumber('BENCH_QUOTA_ADDRESSES', 3)));
+  if (parts.includes('use')) await printUse();
+}
+
+async function printUse(): Promise<void> {
   const r = await runQuota(envNumber('BENCH_QUOTA_SECONDS', 120), envNumber('BENCH_QUOTA_WINDOW_MS', 60_000), envNumber('BENCH_PARTITIONS', 6), envNumber('BENCH_PAGES_PER_BATCH', 20));
   const budget = r.budgetPerWindow * r.windows;
   console.log(

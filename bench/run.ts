@@ -38,7 +38,7 @@ const sim = await startBenchSimulator({ seed: 7, size: BENCH_SIZE, rateLimits: U
 const dirs = [tempDir('ceiling'), tempDir('direct'), tempDir('pipeline'), tempDir('direct2')];
 try {
   const ceilingConfig = benchConfig(sim, dirs[0].dir, { partitionConcurrency: partitions });
-  log(`streams ${ceilingConfig.streams.join(', ')}; ${partitions} partitions in flight, pageSize 100, ${pagesPerBatch} pages per batch`);
+  log(`streams ${ceilingConfig.streams.join(', ')}; ${partitions} partitions in flight, each endpoint's largest page, ${pagesPerBatch} pages per batch`);
   const warm = await runCeiling(ceilingConfig);
   log(`warm-up walk (simulator caches, JIT): ${fmt(warm.pages)} pages in ${fmt(warm.ms / 1000, 1)} s`);
   const ceiling = await runCeiling(ceilingConfig);

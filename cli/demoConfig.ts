@@ -27,7 +27,7 @@ export function configForWorld(world: WorldDescription, base: { baseUrl: string;
   const mainnetPrimary = primary.mainnet ?? {};
   const raw = {
     dataDir: base.dataDir,
-    api: { baseUrl: base.baseUrl, metricsUrl: base.metricsUrl, tier: 'pro', concurrency: 8, pageSize: 100 },
+    api: { baseUrl: base.baseUrl, metricsUrl: base.metricsUrl, tier: 'pro', concurrency: 8 },
     partitionConcurrency: 6,
     networks: [
       {

@@ -27,6 +27,36 @@ describe('pipeline config', () => {
     expect(errorOf({ api: { tier: 'platinum' } })).toMatch(/api\.tier/);
   });
 
+  it('page size: the endpoint\'s largest by default, lowered per stream or for all, never above the endpoint', async () => {
+    const { pageSizeFor } = await import('../activities/streams/pageSize.ts');
+    const { STREAMS } = await import('../activities/streams/catalog.ts');
+    const defaults = validateConfig({});
+    expect(pageSizeFor(STREAMS['pn.utxos'], defaults)).toBe(1024);
+    expect(pageSizeFor(STREAMS['evm.erc20_balances'], defaults)).toBe(500);
+    expect(pageSizeFor(STREAMS['metrics.holders'], defaults)).toBe(5000);
+    expect(pageSizeFor(STREAMS['evm.blocks'], defaults)).toBe(100);
+    const lowered = validateConfig({ api: { pageSize: { 'pn.utxos': 200 } } });
+    expect(pageSizeFor(STREAMS['pn.utxos'], lowered)).toBe(200);
+    expect(pageSizeFor(STREAMS['metrics.holders'], lowered)).toBe(5000);
+    expect(pageSizeFor(STREAMS['metrics.holders'], validateConfig({ api: { pageSize: 250 } }))).toBe(250);
+    expect(pageSizeFor(STREAMS['evm.blocks'], validateConfig({ api: { pageSize: 250 } }))).toBe(100);
+    expect(errorOf({ api: { pageSize: { 'pn.utxos': 2000 } } })).toBe('f.yaml: api.pageSize.pn.utxos: 2000 is above the largest page its endpoint allows (1024)');
+    expect(errorOf({ api: { pageSize: { 'evm.blocks': 0 } } })).toMatch(/^f\.yaml: api\.pageSize/);
+    expect(errorOf({ api: { pageSize: 6000 } })).toMatch(/^f\.yaml: api\.pageSize/);
+  });
+
+  it('budgets: a plan outside the tier table, and one entry per key for keys of different tiers', async () => {
+    const { keyBudgets } = await import('../activities/api/quotaBudget.ts');
+    const plan = validateConfig({ api: { tier: 'free', plan: { perMinute: 12_000, perDay: 5_000_000 } } });
+    expect(keyBudgets(2, plan.api)).toEqual([{ perMinute: 12_000, perDay: 5_000_000 }, { perMinute: 12_000, perDay: 5_000_000 }]);
+    const mixed = validateConfig({ api: { tier: 'free', keys: [{ tier: 'pro' }, { perMinute: 9_000, perDay: 3_000_000 }] } });
+    expect(keyBudgets(2, mixed.api)).toEqual([{ perMinute: 20_000, perDay: 25_000_000 }, { perMinute: 9_000, perDay: 3_000_000 }]);
+    expect(resolveConfig(mixed, { GLACIER_API_KEY: 'k1,k2' }).apiKeyCount).toBe(2);
+    expect(() => resolveConfig(mixed, { GLACIER_API_KEY: 'k1' })).toThrow(/^api\.keys: 2 budget entries, but GLACIER_API_KEY holds 1 keys/);
+    expect(errorOf({ api: { plan: { perMinute: -1, perDay: 10 } } })).toMatch(/^f\.yaml: api\.plan\.perMinute/);
+    expect(errorOf({ api: { keys: [{ tier: 'gold' }] } })).toMatch(/^f\.yaml: api\.keys\[0\]/);
+  });
+
   it('validates environment overrides with the same rules', () => {
     const config = validateConfig({});
     expect(() => resolveConfig(config, { GLACIER_BASE_URL: 'not a url' })).toThrow(/api\.baseUrl/);

@@ -3,7 +3,9 @@ import { resolve, dirname, isAbsolute } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { bech32 } from '@scure/base';
-import { STREAM_NAMES } from './streamNames.ts';
+import { STREAM_NAMES, type StreamName } from './streamNames.ts';
+import { largestPage } from '../activities/api/endpoint.ts';
+import { STREAMS } from '../activities/streams/catalog.ts';
 import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';
 
 /**
@@ -11,6 +13,8 @@ import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';
  * environment. Secrets are never read from the file: API keys come from GLACIER_API_KEY only.
  */
 
+/** The largest page of any endpoint (holder metrics): a single page-size cap above it means nothing. */
+const LARGEST_PAGE = 5000;
 const NETWORKS = ['mainnet', 'fuji', 'testnet'] as const;
 const PRIMARY_CHAINS = ['p-chain', 'x-chain', 'c-chain'] as const;
 export const QUOTA_TIERS = ['none', 'free', 'base', 'growth', 'pro'] as const;
@@ -33,6 +37,11 @@ const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefix
 const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$/, 'expected a node id like NodeID-…');
 const evmChainId = z.string().regex(/^(?:\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/, 'expected a numeric EVM chain id or a base58 blockchain id');
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+
+const customPlan = z.strictObject({
+  perMinute: z.number().int().positive(),
+  perDay: z.number().int().positive(),
+});
 
 const evmChainSchema = z.strictObject({
   chainId: evmChainId,
@@ -66,9 +75,21 @@ export const configSchema = z.strictObject({
       metricsUrl: httpUrl.default('https://metrics.avax.network'),
       apiKeyHeader: z.string().min(1).default('x-service-api-key'),
       tier: z.enum(QUOTA_TIERS).default('free'),
+      /** A plan outside the tier table (CU per minute and per day); wins over `tier`. */
+      plan: customPlan.optional(),
+      /**
+       * One entry per key of GLACIER_API_KEY, in the same order, when the keys have different tiers
+       * or plans ({ tier: pro } or { perMinute, perDay }). Only budgets: keys never go in this file.
+       */
+      keys: z.array(z.union([z.strictObject({ tier: z.enum(QUOTA_TIERS) }), customPlan])).optional(),
       /** Requests in flight at once, across all partitions. */
       concurrency: z.number().int().min(1).max(256).default(8),
-      pageSize: z.number().int().min(1).max(100).default(100),
+      /**
+       * Streams request their endpoint's largest page (the cheapest per item: a request costs its
+       * weight whatever its size). A number lowers every stream to at most that many items; a map
+       * lowers named streams (e.g. to keep responses small). Checked against each endpoint's largest page.
+       */
+      pageSize: z.union([z.number().int().min(1).max(LARGEST_PAGE), z.partialRecord(z.enum(STREAM_NAMES), z.number().int().min(1))]).optional(),
       requestTimeoutMs: z.number().int().min(100).default(30_000),
       maxRetries: z.number().int().min(0).max(50).default(8),
       /** Longest quota wait done inside a request; longer waits pause the partition workflow durably. */
@@ -103,6 +124,13 @@ export const configSchema = z.strictObject({
   streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),
   networks: z.array(networkSchema).default([]),
   evmChains: z.array(evmChainSchema).default([]),
+}).superRefine((config, ctx) => {
+  const sizes = config.api.pageSize;
+  if (typeof sizes !== 'object') return;
+  for (const [stream, size] of Object.entries(sizes)) {
+    const largest = largestPage(STREAMS[stream as StreamName].walks);
+    if (size !== undefined && size > largest) ctx.addIssue({ code: 'custom', path: ['api', 'pageSize', stream], message: `${size} is above the largest page its endpoint allows (${largest})` });
+  }
 });
 
 export type PipelineConfig = z.infer<typeof configSchema>;
@@ -173,7 +201,13 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);
-  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount: apiKeysFromEnv(env).length };
+  const apiKeyCount = apiKeysFromEnv(env).length;
+  const perKey = checked.api.keys?.length;
+  // Budgets pair with keys by position: a count that differs means the pairing is a guess.
+  if (perKey !== undefined && apiKeyCount > 0 && perKey !== apiKeyCount) {
+    throw new ConfigError(`api.keys: ${perKey} budget entries, but GLACIER_API_KEY holds ${apiKeyCount} keys (one entry per key, same order)`);
+  }
+  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount };
 }
 
 /** API keys from GLACIER_API_KEY (comma-separated for several keys). Only the worker calls this. */

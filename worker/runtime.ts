@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
 import { createDataApiClient } from '../activities/api/index.ts';
+import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
+import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -35,6 +37,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     apiKeys: apiKeysFromEnv(env),
     apiKeyHeader: config.api.apiKeyHeader,
     tier: config.api.tier,
+    keyBudgets: keyBudgets(apiKeysFromEnv(env).length, config.api),
     concurrency: config.api.concurrency,
     requestTimeoutMs: config.api.requestTimeoutMs,
     maxRetries: config.api.maxRetries,
@@ -64,7 +67,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       logger,
       sync,
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
-      status: { listCheckpoints: () => warehouse.listCheckpoints() },
+      status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: warehousePath(config.dataDir) }) },
     },

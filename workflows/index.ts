@@ -3,4 +3,4 @@ export { healthCheckWorkflow } from './healthCheck.ts';
 export { waitForSignalWorkflow, releaseSignal } from './waitForSignal.ts';
 export { partitionWorkflow, partitionProgressQuery } from './partition.ts';
 export { pipelineWorkflow, pipelineStatusQuery } from './pipeline.ts';
-export { checkpointsWorkflow, exportWorkflow, reportWorkflow, verifyWorkflow } from './maintenance.ts';
+export { checkpointsWorkflow, exportWorkflow, reportWorkflow, statusWorkflow, verifyWorkflow } from './maintenance.ts';

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.ts';
 import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { CheckpointView } from '../activities/sync/types.ts';
 import type { ReportData } from '../activities/report/reportData.ts';
+import type { StreamCost } from '../activities/sync/streamCosts.ts';
 import type { StreamName } from '../worker/streamNames.ts';
 
 // Warehouse reads and exports run as activities so the one worker process that owns the DuckDB
@@ -11,6 +12,11 @@ const acts = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', re
 
 export async function checkpointsWorkflow(): Promise<CheckpointView[]> {
   return await acts.listCheckpoints();
+}
+
+/** Checkpoints and per-stream CU accounting, for `status`. */
+export async function statusWorkflow(): Promise<{ checkpoints: CheckpointView[]; costs: StreamCost[] }> {
+  return { checkpoints: await acts.listCheckpoints(), costs: await acts.streamCosts() };
 }
 
 export async function exportWorkflow(input: { tables?: string[] }): Promise<ExportSummary> {

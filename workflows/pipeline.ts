@@ -113,9 +113,9 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
   };
 
   status.phase = 'syncing';
-  await runWave(await planPartitions({ streams: input.streams, discovered: false }));
+  await runWave(await planPartitions({ streams: input.streams, discovered: false, runId, mode: input.mode, snapshotAt: status.snapshotAt }));
   status.phase = 'derived';
-  await runWave(await planPartitions({ streams: input.streams, discovered: true }));
+  await runWave(await planPartitions({ streams: input.streams, discovered: true, runId, mode: input.mode, snapshotAt: status.snapshotAt }));
   if (input.exportParquet) {
     status.phase = 'exporting';
     status.exported = await exportParquet({});

@@ -9,6 +9,7 @@ import { InvalidPageTokenError, NonRetryableApiError, RetryableApiError, type Re
 import { parseJsonLossless } from './losslessJson.ts';
 import { paginate, type Page } from './paginate.ts';
 import { parseQuotaHeaders } from './quotaHeaders.ts';
+import type { RequestMeter } from './requestMeter.ts';
 import { METRICS_BUDGET, TIER_BUDGETS, budgetFor, type QuotaTier, type RateLimitOverride } from './quotaBudget.ts';
 import { NoUsableKeyError, RateLimiter, type Grant, type RateLimiterStats } from './rateLimiter.ts';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, withRetries, type RetryEvent, type RetryPolicy } from './retry.ts';
@@ -22,6 +23,8 @@ export interface DataApiClientOptions {
   apiKeys?: string[];
   apiKeyHeader?: string;
   tier?: QuotaTier;
+  /** Per key (same order as apiKeys): CU per minute and per day, when keys differ or the plan is outside the tier table. */
+  keyBudgets?: readonly { perMinute: number; perDay: number }[];
   /** Requests in flight at once. */
   concurrency?: number;
   requestTimeoutMs?: number;
@@ -47,7 +50,10 @@ export interface CallOptions {
   /** Fair-share key: waiting requests are served round-robin across partitions. */
   partition?: string;
   signal?: AbortSignal;
+  /** Counts this call's HTTP attempts and the CU they were charged (retries and 429s included). */
+  meter?: RequestMeter;
 }
+
 
 export interface PagesOptions extends CallOptions {
   /** A saved nextPageToken to continue from. */
@@ -105,15 +111,17 @@ export function createDataApiClient(options: DataApiClientOptions) {
   const keysFor = (service: Service) => (service === 'data' ? apiKeys : []);
 
   const limiters: Record<Service, RateLimiter> = {
-    data: limiterFor('data', budgetFor(TIER_BUDGETS[apiKeys.length ? (options.tier ?? 'free') : 'none'], override), override.windowMs !== undefined),
+    data: limiterFor('data', budgetFor(TIER_BUDGETS[apiKeys.length ? (options.tier ?? 'free') : 'none'], override), override.windowMs !== undefined, apiKeys.length ? options.keyBudgets : undefined),
     metrics: limiterFor('metrics', budgetFor(METRICS_BUDGET, override.metrics), override.metrics?.windowMs !== undefined),
   };
 
-  function limiterFor(service: Service, budget: ReturnType<typeof budgetFor>, fixedWindow: boolean): RateLimiter {
-    const make = () => new RateLimiter({ keyCount: keysFor(service).length, budget, maxWaitMs, fixedWindow });
+  function limiterFor(service: Service, budget: ReturnType<typeof budgetFor>, fixedWindow: boolean, perKey?: readonly { perMinute: number; perDay: number }[]): RateLimiter {
+    // A test override (perWindow/perDay) wins over every key's own plan, as it wins over the tier.
+    const keyBudgets = perKey?.map((b) => budgetFor(b, override));
+    const make = () => new RateLimiter({ keyCount: keysFor(service).length, budget, keyBudgets, maxWaitMs, fixedWindow });
     if (options.shareRateLimiter === false) return make();
     // Keyed by a digest, so the map never holds a readable key as its index.
-    const id = createHash('sha256').update(JSON.stringify([service, baseUrls[service], keysFor(service)])).digest('hex');
+    const id = createHash('sha256').update(JSON.stringify([service, baseUrls[service], keysFor(service), keyBudgets])).digest('hex');
     let limiter = sharedLimiters.get(id);
     if (!limiter) sharedLimiters.set(id, (limiter = make()));
     return limiter;
@@ -140,6 +148,7 @@ export function createDataApiClient(options: DataApiClientOptions) {
     const signal = callOptions.signal ? AbortSignal.any([timeout, callOptions.signal]) : timeout;
     const started = performance.now();
     counters.requests++;
+    if (callOptions.meter) callOptions.meter.requests++;
     let response: Response;
     let raw: ArrayBuffer;
     try {
@@ -157,11 +166,13 @@ export function createDataApiClient(options: DataApiClientOptions) {
     log?.debug({ method: label.method, target: label.target, status: response.status, ms, bytes: raw.byteLength, cu: endpoint.weight, keyIndex: grant.keyIndex, attempt }, 'api request');
     if (response.status === 429) {
       counters.rateLimited++;
+      if (callOptions.meter) callOptions.meter.rejected429++;
       const error = classifyHttpFailure(label, 429, text, response.headers, { sentPageToken, scrub }) as RetryableApiError;
       limiter.rateLimited(grant, error.retryAfterMs, quota);
       throw error;
     }
     counters.cuSpent += endpoint.weight;
+    if (callOptions.meter) callOptions.meter.cu += endpoint.weight;
     limiter.settle(grant, quota);
     if (!response.ok) {
       const error = classifyHttpFailure(label, response.status, text, response.headers, { sentPageToken, scrub });

@@ -34,7 +34,16 @@ export interface Endpoint<P, R> {
 export interface ListEndpoint<P extends PageParams, R extends ListResponse<K>, K extends string> extends Endpoint<P, R> {
   /** The response key holding the page's items. */
   listKey: K;
+  /**
+   * The largest pageSize the endpoint accepts (facts: most lists 100, ERC balances 500, POST UTXOs
+   * 1,024, holder metrics 5,000). A request costs `weight` whatever its page size, so this is the
+   * cheapest page per item and what streams request unless the config lowers it.
+   */
+  maxPageSize: number;
 }
+
+/** Items one call of `endpoint` can return at most: its largest page, or 1 for a get endpoint. */
+export const largestPage = (endpoint: Endpoint<never, unknown> & { maxPageSize?: number }): number => endpoint.maxPageSize ?? 1;
 
 export interface PageParams {
   pageToken?: string;

@@ -1,6 +1,7 @@
 // The Data API client's public surface.
 export { createDataApiClient, type DataApiClient, type DataApiClientOptions, type CallOptions, type PagesOptions, type ClientStats, type BoundEndpoints } from './client.ts';
 export { endpoints } from './endpoints/index.ts';
+export { newMeter, type RequestMeter } from './requestMeter.ts';
 export * from './endpoints/primaryNetwork.ts';
 export * from './endpoints/evm.ts';
 export * from './endpoints/metrics.ts';

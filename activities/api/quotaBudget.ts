@@ -36,3 +36,18 @@ export function budgetFor(base: { perMinute: number; perDay: number }, override:
     dayMs: override.dayMs ?? 86_400_000,
   };
 }
+
+/** A key's plan: a tier of the table, or CU per minute and per day for a plan outside it. */
+export type KeyPlan = { tier: QuotaTier } | { perMinute: number; perDay: number };
+
+export const planBudget = (plan: KeyPlan): { perMinute: number; perDay: number } => ('tier' in plan ? TIER_BUDGETS[plan.tier] : plan);
+
+/**
+ * The budget of each API key, by position in GLACIER_API_KEY: its own entry of `keys` when the
+ * config has one, else `plan` (a plan outside the tier table), else `tier`. Learning from the
+ * `ratelimit-*` headers then corrects the per-window limit of each key at run time.
+ */
+export function keyBudgets(keyCount: number, settings: { tier: QuotaTier; plan?: KeyPlan; keys?: readonly KeyPlan[] }): { perMinute: number; perDay: number }[] {
+  const fallback = planBudget(settings.plan ?? { tier: settings.tier });
+  return Array.from({ length: keyCount }, (_, i) => (settings.keys?.[i] ? planBudget(settings.keys[i]) : fallback));
+}

@@ -38,7 +38,10 @@ export interface QuotaHeaders {
 export interface RateLimiterOptions {
   /** Number of API keys (0 = keyless: one bucket). */
   keyCount: number;
+  /** The budget of every key, unless `keyBudgets` gives one per key. */
   budget: QuotaBudget;
+  /** Per key (index = key index): keys of different tiers or plans. Missing entries use `budget`. */
+  keyBudgets?: readonly (QuotaBudget | undefined)[];
   /** Longest wait done inside the limiter; longer ones throw QuotaExhaustedError. */
   maxWaitMs: number;
   /** Keep the configured window length even if headers announce another. */
@@ -52,6 +55,9 @@ interface Bucket {
   windowMs: number;
   /** CU reserved in the current window. */
   spent: number;
+  /** CU per day of this key's plan. */
+  perDay: number;
+  dayMs: number;
   windowEndsAt: number;
   /** True once the window boundary was learned from the server (429); until then it is a clock-aligned guess. */
   phaseKnown: boolean;
@@ -81,7 +87,6 @@ const alignedEnd = (now: number, span: number) => (Math.floor(now / span) + 1) *
 
 export class RateLimiter {
   private readonly buckets: Bucket[];
-  private readonly budget: QuotaBudget;
   private readonly maxWaitMs: number;
   private readonly fixedWindow: boolean;
   private readonly now: () => number;
@@ -93,26 +98,30 @@ export class RateLimiter {
   private readonly counters = { waits: 0, waitedMs: 0, pauses: 0 };
 
   constructor(options: RateLimiterOptions) {
-    this.budget = options.budget;
     this.maxWaitMs = options.maxWaitMs;
     this.fixedWindow = options.fixedWindow ?? false;
     this.now = options.now ?? (() => Date.now());
     const now = this.now();
-    this.buckets = Array.from({ length: Math.max(1, options.keyCount) }, (_, index) => ({
-      index,
-      limit: this.budget.perWindow,
-      windowMs: this.budget.windowMs,
-      spent: 0,
-      // Servers align windows to the clock (the simulator does); a wrong guess costs one 429, then the phase is known.
-      windowEndsAt: alignedEnd(now, this.budget.windowMs),
-      phaseKnown: false,
-      epoch: 0,
-      inFlight: 0,
-      daySpent: 0,
-      dayEndsAt: alignedEnd(now, this.budget.dayMs),
-      pausedUntil: 0,
-      disabled: false,
-    }));
+    this.buckets = Array.from({ length: Math.max(1, options.keyCount) }, (_, index) => {
+      const own = options.keyBudgets?.[index] ?? options.budget;
+      return {
+        index,
+        limit: own.perWindow,
+        windowMs: own.windowMs,
+        spent: 0,
+        perDay: own.perDay,
+        dayMs: own.dayMs,
+        // Servers align windows to the clock (the simulator does); a wrong guess costs one 429, then the phase is known.
+        windowEndsAt: alignedEnd(now, own.windowMs),
+        phaseKnown: false,
+        epoch: 0,
+        inFlight: 0,
+        daySpent: 0,
+        dayEndsAt: alignedEnd(now, own.dayMs),
+        pausedUntil: 0,
+        disabled: false,
+      };
+    });
   }
 
   /** Reserves `weight` CU on the key with the most budget left; waits (fairly, per partition) when none has enough. */
@@ -213,7 +222,7 @@ export class RateLimiter {
       bucket.epoch++;
     }
     if (now >= bucket.dayEndsAt) {
-      bucket.dayEndsAt = alignedEnd(now, this.budget.dayMs);
+      bucket.dayEndsAt = alignedEnd(now, bucket.dayMs);
       bucket.daySpent = 0;
     }
   }
@@ -222,7 +231,7 @@ export class RateLimiter {
   private readyAt(bucket: Bucket, weight: number, now: number): number {
     if (bucket.disabled) return Number.POSITIVE_INFINITY;
     this.refresh(bucket);
-    if (bucket.daySpent + weight > this.budget.perDay) return Math.max(bucket.dayEndsAt, bucket.pausedUntil);
+    if (bucket.daySpent + weight > bucket.perDay) return Math.max(bucket.dayEndsAt, bucket.pausedUntil);
     let at = Math.max(now, bucket.pausedUntil);
     if (bucket.spent + weight > bucket.limit && at < bucket.windowEndsAt) at = bucket.windowEndsAt;
     return at;

@@ -1,7 +1,5 @@
 import { sqlFile } from '../warehouse/sqlFile.ts';
-import { STREAMS } from '../streams/catalog.ts';
 import type { VerifyFinding } from '../ports.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
 
 /** Reads committed rows from the warehouse (a read-only connection, or the worker's own reader). */
 export type QueryFn = (sql: string) => Promise<Record<string, unknown>[]>;
@@ -28,9 +26,8 @@ export interface ReportData {
   /** Findings of a full verify run (the demo passes its own; the command runs the local checks only). */
   verifyFindings?: VerifyFinding[];
   syncRuns: Row[];
-  /** CU per run and stream; `cuSource` says whether runs recorded them or they are pages x weight. */
+  /** CU per run and stream, as recorded by the runs. */
   cu: CuFigure[];
-  cuSource: 'recorded' | 'derived';
   dailyTransactions: Row[];
   dailyTokenTransfers: Row[];
   validatorStake: Row[];
@@ -66,30 +63,14 @@ async function localChecks(query: QueryFn): Promise<ReportData['checks']> {
   ];
 }
 
-/**
- * CU per run and stream. Runs do not record compute units yet: then each page costs its stream's
- * endpoint weight (pages x weight, labelled "derived"). A `cu` column in the run table, once it
- * exists, is used instead (sql/report/runStreamCu.sql).
- */
-async function cuPerRunAndStream(query: QueryFn): Promise<{ cu: CuFigure[]; cuSource: 'recorded' | 'derived' }> {
-  const columns = (await rows(query, 'report/syncRunColumns.sql')).map((r) => String(r.column_name));
-  if (columns.includes('cu')) {
-    const found = await rows(query, 'report/runStreamCu.sql');
-    return { cuSource: 'recorded', cu: found.map((r) => ({ run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.cu) })) };
-  }
-  const pages = await rows(query, 'report/runStreamPages.sql');
-  return {
-    cuSource: 'derived',
-    cu: pages.map((r) => {
-      const weight = STREAMS[r.stream as StreamName]?.weight ?? 0;
-      return { run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.pages) * weight };
-    }),
-  };
+/** CU per run and stream, as the runs recorded them (retries and 429s included; see _glacier_sync_runs). */
+async function cuPerRunAndStream(query: QueryFn): Promise<CuFigure[]> {
+  const found = await rows(query, 'report/runStreamCu.sql');
+  return found.map((r) => ({ run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.cu) }));
 }
 
 /** What the report shows, read from the warehouse (the worker that owns the file runs this as an activity). */
 export async function loadReportData(query: QueryFn, options: { source: string; verifyFindings?: VerifyFinding[]; now?: Date }): Promise<ReportData> {
-  const cu = await cuPerRunAndStream(query);
   return {
     generatedAt: (options.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z'),
     source: options.source,
@@ -98,7 +79,7 @@ export async function loadReportData(query: QueryFn, options: { source: string; 
     checks: await localChecks(query),
     verifyFindings: options.verifyFindings,
     syncRuns: await rows(query, 'report/syncRuns.sql'),
-    ...cu,
+    cu: await cuPerRunAndStream(query),
     dailyTransactions: await rows(query, 'report/dailyTransactions.sql'),
     dailyTokenTransfers: await rows(query, 'report/dailyTokenTransfers.sql'),
     validatorStake: await rows(query, 'report/validatorStake.sql'),

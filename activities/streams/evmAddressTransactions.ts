@@ -21,7 +21,7 @@ export const evmAddressTransactions: StreamDef<NativeTransaction> = {
   name: 'evm.address_transactions',
   endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative',
   mode: 'range',
-  weight: endpoints.evm.listNativeTransactions.weight,
+  walks: endpoints.evm.listNativeTransactions,
   tables: [evmTransactionsTable, evmAddressTransactionsTable],
   needsChainHeads: true,
   partitions: (config, plan) => blockRangePartitions('evm.address_transactions', config, 'addresses', plan),

@@ -34,7 +34,7 @@ export const evmBlocks: StreamDef<Block> = {
   name: 'evm.blocks',
   endpoint: 'GET /v1/chains/{chainId}/blocks',
   mode: 'descending-until-known',
-  weight: endpoints.evm.listBlocks.weight,
+  walks: endpoints.evm.listBlocks,
   tables: [evmBlocksTable],
   partitions: (config) => config.evmChains.map((c) => ({ stream: 'evm.blocks', id: partitionId('evm.blocks', c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),
   async fetchPage(client, p, s) {

@@ -31,7 +31,7 @@ export const evmErc1155Balances: StreamDef<Erc1155TokenBalance> = {
   name: 'evm.erc1155_balances',
   endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155',
   mode: 'snapshot-replace',
-  weight: endpoints.evm.listErc1155Balances.weight,
+  walks: endpoints.evm.listErc1155Balances,
   tables: [evmErc1155BalancesTable, evmNativeBalancesTable],
   partitions: (config) => perAddressPartitions('evm.erc1155_balances', config),
   async fetchPage(client, p, s) {

@@ -30,7 +30,7 @@ export const evmErc20Balances: StreamDef<Erc20TokenBalance> = {
   name: 'evm.erc20_balances',
   endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20',
   mode: 'snapshot-replace',
-  weight: endpoints.evm.listErc20Balances.weight,
+  walks: endpoints.evm.listErc20Balances,
   tables: [evmErc20BalancesTable, evmNativeBalancesTable],
   partitions: (config) => perAddressPartitions('evm.erc20_balances', config),
   async fetchPage(client, p, s) {

@@ -33,7 +33,7 @@ export const evmErc721Balances: StreamDef<Erc721TokenBalance> = {
   name: 'evm.erc721_balances',
   endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721',
   mode: 'snapshot-replace',
-  weight: endpoints.evm.listErc721Balances.weight,
+  walks: endpoints.evm.listErc721Balances,
   tables: [evmErc721BalancesTable, evmNativeBalancesTable],
   partitions: (config) => perAddressPartitions('evm.erc721_balances', config),
   async fetchPage(client, p, s) {

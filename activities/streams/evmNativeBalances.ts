@@ -11,7 +11,7 @@ export const evmNativeBalances: StreamDef<Item> = {
   name: 'evm.native_balances',
   endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/balances:getNative',
   mode: 'snapshot-replace',
-  weight: endpoints.evm.getNativeBalance.weight,
+  walks: endpoints.evm.getNativeBalance,
   tables: [evmNativeBalancesTable],
   partitions: (config) =>
     config.evmChains

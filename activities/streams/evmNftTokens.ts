@@ -33,7 +33,7 @@ export const evmNftTokens: StreamDef<Item> = {
   name: 'evm.nft_tokens',
   endpoint: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}',
   mode: 'snapshot-merge',
-  weight: endpoints.evm.getNftToken.weight,
+  walks: endpoints.evm.getNftToken,
   tables: [evmNftTokensTable],
   partitions: (config) =>
     config.evmChains

@@ -44,7 +44,7 @@ export const evmTokenTransfers: StreamDef<ErcTransfer> = {
   name: 'evm.token_transfers',
   endpoint: 'GET /v1/chains/{chainId}/tokens/{address}/transfers',
   mode: 'range',
-  weight: endpoints.evm.listTransfers.weight,
+  walks: endpoints.evm.listTransfers,
   tables: [evmTokenTransfersTable],
   needsChainHeads: true,
   partitions: (config, plan) => blockRangePartitions('evm.token_transfers', config, 'contracts', plan),

@@ -111,7 +111,7 @@ export const evmTransactionDetails: StreamDef<Item> = {
   name: 'evm.transaction_details',
   endpoint: 'GET /v1/chains/{chainId}/transactions/{txHash}',
   mode: 'snapshot-merge',
-  weight: endpoints.evm.getTransaction.weight,
+  walks: endpoints.evm.getTransaction,
   tables: [evmTransactionDetailsTable, evmInternalTransactionsTable, evmTxErc20TransfersTable, evmTxErc721TransfersTable, evmTxErc1155TransfersTable, evmTeleporterMessagesTable],
   partitions: (config) =>
     config.evmChains

@@ -8,7 +8,7 @@ export const evmTransactions: StreamDef<NativeTransaction> = {
   name: 'evm.transactions',
   endpoint: 'GET /v1/chains/{chainId}/transactions',
   mode: 'descending-until-known',
-  weight: endpoints.evm.listLatestTransactions.weight,
+  walks: endpoints.evm.listLatestTransactions,
   tables: [evmTransactionsTable],
   partitions: (config) =>
     config.evmChains.map((c) => ({ stream: 'evm.transactions', id: partitionId('evm.transactions', c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),

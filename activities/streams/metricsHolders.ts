@@ -29,7 +29,7 @@ export const metricsHolders: StreamDef<HolderEntry> = {
   name: 'metrics.holders',
   endpoint: 'GET {metricsUrl}/v2/chains/{chainId}/contracts/{address}/balances',
   mode: 'snapshot-replace',
-  weight: endpoints.metrics.listHolders.weight,
+  walks: endpoints.metrics.listHolders,
   tables: [metricsHoldersTable],
   partitions: (config) =>
     config.evmChains.flatMap((c) =>

@@ -34,7 +34,7 @@ export const pnBalances: StreamDef<Item> = {
   name: 'pn.balances',
   endpoint: 'GET /v1/networks/{network}/blockchains/{blockchainId}/balances',
   mode: 'snapshot-replace',
-  weight: endpoints.primaryNetwork.getBalances.weight,
+  walks: endpoints.primaryNetwork.getBalances,
   tables: [pnBalancesTable],
   partitions: (config) => addressSetPartitions('pn.balances', config),
   async fetchPage(client, p) {

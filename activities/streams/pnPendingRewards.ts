@@ -32,7 +32,7 @@ export const pnPendingRewards: StreamDef<PendingReward> = {
   name: 'pn.pending_rewards',
   endpoint: 'GET /v1/networks/{network}/rewards:listPending',
   mode: 'snapshot-replace',
-  weight: endpoints.primaryNetwork.listPendingRewards.weight,
+  walks: endpoints.primaryNetwork.listPendingRewards,
   takesDiscovered: true,
   tables: [pnPendingRewardsTable],
   partitions: (config, discovered) => rewardPartitions('pn.pending_rewards', config, discovered),

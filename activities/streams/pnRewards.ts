@@ -34,15 +34,19 @@ export const pnRewards: StreamDef<HistoricalReward> = {
   name: 'pn.rewards',
   endpoint: 'GET /v1/networks/{network}/rewards',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listHistoricalRewards.weight,
+  walks: endpoints.primaryNetwork.listHistoricalRewards,
   takesDiscovered: true,
   tables: [pnRewardsTable],
   partitions: (config, discovered) => rewardPartitions('pn.rewards', config, discovered),
+  // Rewards never change once paid and the list is newest-first: a sync walks until the last walk's newest reward.
+  identity: (r) => `${r.txHash}/${r.utxoId ?? ''}`,
   async fetchPage(client, p, s) {
     const r = await client.call(endpoints.primaryNetwork.listHistoricalRewards, {
       network: p.params.network as Network,
       addresses: p.params.addresses as string[] | undefined,
       nodeIds: p.params.nodeIds as string[] | undefined,
+      // Newest first (the list's default, stated because the incremental walk relies on it).
+      sortOrder: 'desc',
       pageSize: s.pageSize,
       pageToken: s.pageToken ?? undefined,
     });

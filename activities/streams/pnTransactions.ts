@@ -229,7 +229,7 @@ export const pnTransactions: StreamDef<PrimaryNetworkTransaction> = {
   endpoint: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions',
   mode: 'descending-until-known',
   modeOf: (p) => (p.params.addresses ? 'range' : 'descending-until-known'),
-  weight: endpoints.primaryNetwork.listTransactions.weight,
+  walks: endpoints.primaryNetwork.listTransactions,
   tables: [pnTransactionsTable, pnTransactionUtxosTable, pnTransactionAmountsTable, pnL1ValidatorDetailsTable, pnAddressTransactionsTable],
   partitions: (config) => [
     ...config.networks.flatMap((n) =>

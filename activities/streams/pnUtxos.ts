@@ -1,16 +1,16 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { Network } from '../api/endpoints/index.ts';
 import type { Utxo } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { col } from './columns.ts';
 import type { StreamDef } from './streamDef.ts';
 import { addressSetPartitions } from './tables/pnPartitions.ts';
 import { utxoColumns, utxoRow } from './tables/pnUtxo.ts';
+import { fetchUtxoPage } from './utxoWalk.ts';
 
 export const pnUtxosTable: TableDef = {
   name: 'pn_utxos',
   comment:
-    'UTXOs of the configured addresses, spent ones included (Utxo, every field); re-read each run and upserted by id, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed it.',
+    'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed or updated it.',
   columns: [col('network', 'VARCHAR'), col('blockchain_id', 'VARCHAR', 'chain alias as requested'), ...utxoColumns, col('last_seen_at', 'BIGINT', 'epoch seconds of the run snapshot')],
   primaryKey: ['network', 'blockchain_id', 'utxo_id'],
   merge: 'upsert',
@@ -21,20 +21,11 @@ export const pnUtxos: StreamDef<Utxo> = {
   name: 'pn.utxos',
   endpoint: 'POST /v1/networks/{network}/blockchains/{blockchainId}/utxos',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listUtxosV2.weight,
+  walks: endpoints.primaryNetwork.listUtxosV2,
   tables: [pnUtxosTable],
   partitions: (config) => addressSetPartitions('pn.utxos', config),
-  async fetchPage(client, p, s) {
-    const r = await client.call(endpoints.primaryNetwork.listUtxosV2, {
-      network: p.params.network as Network,
-      blockchainId: String(p.params.blockchainId),
-      addresses: p.params.addresses as string[],
-      includeSpent: true,
-      pageSize: s.pageSize,
-      pageToken: s.pageToken ?? undefined,
-    });
-    return { items: r.utxos, nextPageToken: r.nextPageToken ?? undefined };
-  },
+  // New UTXOs newest first until known, then spends from the address transaction list (utxoWalk.ts).
+  fetchPage: fetchUtxoPage,
   normalize: (page, ctx) => ({
     pn_utxos: page.items.map((u) => ({
       network: String(ctx.partition.params.network),

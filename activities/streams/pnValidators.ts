@@ -1,16 +1,16 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { Network } from '../api/endpoints/index.ts';
 import type { Validator } from '../api/schemas/index.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { added, col } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
 import { dbl, huge, int, i64, json, str, strs } from './values.ts';
+import { fetchValidatorPage } from './validatorWalk.ts';
 
 export const pnValidatorsTable: TableDef = {
   name: 'pn_validators',
   comment:
-    'Validations (Validator) of each network, every uptime, current state; re-read each run and upserted by (network, node_id, tx_hash). Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.',
+    'Validations (Validator) of each network, every uptime, current state; upserted by (network, node_id, tx_hash); a sync reads only validations that can have changed (active, pending, newly final), so last_seen_at is the last run that listed the row. Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.',
   columns: [
     col('network', 'VARCHAR'),
     col('node_id', 'VARCHAR'),
@@ -69,14 +69,11 @@ export const pnValidators: StreamDef<Validator> = {
   name: 'pn.validators',
   endpoint: 'GET /v1/networks/{network}/validators',
   mode: 'snapshot-merge',
-  weight: endpoints.primaryNetwork.listValidators.weight,
+  walks: endpoints.primaryNetwork.listValidators,
   tables: [pnValidatorsTable, pnValidatorStatusHistoryTable],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),
-  async fetchPage(client, p, s) {
-    // minUptimePerformance defaults to 90 in the service: 0 keeps validations below 90% uptime too.
-    const r = await client.call(endpoints.primaryNetwork.listValidators, { network: p.params.network as Network, pageSize: s.pageSize, pageToken: s.pageToken ?? undefined, minUptimePerformance: 0 });
-    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined };
-  },
+  // A sync reads what can still change: active, pending, the ones that became final, new finals (validatorWalk.ts).
+  fetchPage: fetchValidatorPage,
   normalize: (page, ctx) => {
     const network = String(ctx.partition.params.network);
     const snapshot = BigInt(ctx.snapshotAt);

@@ -31,7 +31,7 @@ export const pnVertices: StreamDef<Vertex> = {
   name: 'pn.vertices',
   endpoint: 'GET /v1/networks/{network}/blockchains/{blockchainId}/vertices',
   mode: 'descending-until-known',
-  weight: endpoints.primaryNetwork.listVertices.weight,
+  walks: endpoints.primaryNetwork.listVertices,
   tables: [pnVerticesTable],
   partitions: (config) =>
     config.networks

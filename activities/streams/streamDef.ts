@@ -1,13 +1,18 @@
 import type { Endpoint } from '../api/endpoint.ts';
+import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode } from '../sync/types.ts';
+import type { WalkCursor } from '../sync/walk.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { StreamName } from '../../worker/streamNames.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
-  /** `options.partition` is the client's fair-share key: waiting requests are served round-robin across partitions. */
-  call<P, R>(endpoint: Endpoint<P, R>, params: P, options?: { partition?: string }): Promise<R>;
+  /**
+   * `options.partition` is the client's fair-share key: waiting requests are served round-robin
+   * across partitions. `options.meter` counts the attempts and CU of the call.
+   */
+  call<P, R>(endpoint: Endpoint<P, R>, params: P, options?: { partition?: string; meter?: RequestMeter }): Promise<R>;
 }
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */
@@ -16,6 +21,11 @@ export interface StreamPage<T = unknown> {
   nextPageToken?: string;
   /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
   response?: unknown;
+  /**
+   * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
+   * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
+   */
+  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number };
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
@@ -24,6 +34,8 @@ export interface FetchState {
   /** range streams: inclusive lower bound of this walk (block number or epoch seconds). */
   from?: number;
   pageSize: number;
+  /** The walk cursor (read-only): streams that steer their own incremental walk read their marks here. */
+  cursor?: Readonly<WalkCursor>;
 }
 
 /** Values every row of a batch is stamped with. */
@@ -47,8 +59,11 @@ export interface StreamDef<T = unknown> {
   mode: SyncMode;
   /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
   modeOf?(partition: PartitionSpec): SyncMode;
-  /** Compute units one page costs. */
-  weight: number;
+  /**
+   * The endpoint a walk calls once per page: its weight (CU per request) and largest page are read
+   * from there, never copied into the stream.
+   */
+  walks: Endpoint<never, unknown> & { maxPageSize?: number };
   /** Every table the normalizer fills, parent first. */
   tables: TableDef[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
@@ -65,4 +80,10 @@ export interface StreamDef<T = unknown> {
    * epoch seconds), compared with the stored high-water mark.
    */
   orderKey?(item: T): number | null;
+  /**
+   * snapshot-merge streams whose list is newest-first and append-only (an item never changes once
+   * listed, new items appear on top): a stable identity of an item. A sync walk ends at the page
+   * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
+   */
+  identity?(item: T): string;
 }

@@ -1,3 +1,3 @@
 // The sync core the orchestration calls (see types.ts for the contract).
 export { createSyncCore, type SyncCore, type SyncCoreDeps } from './syncCore.ts';
-export type { BatchInput, BatchResult, CheckpointView, PartitionSpec, SyncMode } from './types.ts';
+export type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput, SyncMode } from './types.ts';

@@ -2,14 +2,15 @@ import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
 import { nextPageTokenOf } from '../api/paginate.ts';
 import { STREAMS } from '../streams/catalog.ts';
-import type { Discovered, StreamClient } from '../streams/streamDef.ts';
+import { pageSizeFor } from '../streams/pageSize.ts';
+import type { Discovered, StreamClient, StreamPage } from '../streams/streamDef.ts';
 import { rowsToArrow } from '../warehouse/arrowRows.ts';
-import type { Warehouse } from '../warehouse/warehouse.ts';
+import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
+import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from './types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -20,7 +21,8 @@ export interface SyncCoreDeps {
 }
 
 export interface SyncCore {
-  planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]>;
+  /** `runId` given: what planning spent (head probes) is recorded against that run. */
+  planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
@@ -34,10 +36,10 @@ async function discover(warehouse: Warehouse): Promise<Map<string, string[]>> {
 }
 
 /** The latest block of each configured EVM chain (one 10 CU page each). */
-async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise<Map<string, number>> {
+async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: RequestMeter): Promise<Map<string, number>> {
   const heads = new Map<string, number>();
   for (const c of config.evmChains) {
-    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan' });
+    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan', meter });
     if (page.blocks[0]) heads.set(c.chainId, Number(page.blocks[0].blockNumber));
   }
   return heads;
@@ -52,12 +54,22 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig): Promise
 export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   const { client, warehouse, config, logger } = deps;
 
-  async function planPartitions(input: { streams?: StreamName[]; discovered?: boolean }): Promise<PartitionSpec[]> {
+  async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
     const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
     const plan: Discovered = {};
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
-    if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config);
+    const meter = newMeter();
+    if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
+    if (input.runId !== undefined && meter.requests > 0) {
+      const probe = endpoints.evm.listBlocks;
+      await recordPlanCost(warehouse, {
+        runId: input.runId,
+        mode: input.mode ?? 'sync',
+        snapshotAt: input.snapshotAt ?? 0,
+        cost: { ...meter, items: 0, weight: probe.weight, pageLimit: probe.maxPageSize },
+      });
+    }
     const seen = new Set<string>();
     const out: PartitionSpec[] = [];
     for (const stream of selected) {
@@ -83,7 +95,14 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
     // Requests of this partition share the client's quota fairly with the other partitions in flight.
-    const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id }) };
+    // The meter counts every attempt of this batch (retries and 429s too); flush() moves it into the run record.
+    const meter = newMeter();
+    const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id, meter }) };
+    const costOf = (items: number): RunCost => {
+      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null };
+      Object.assign(meter, newMeter());
+      return cost;
+    };
     let walk: Walk = start.walk;
     let totalRows = previous?.rows ?? 0;
     let totalPages = previous?.pages ?? 0;
@@ -110,7 +129,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // rowsToArrow keeps the last row of a key listed on two pages of the batch.
         stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items) },
         finished,
       );
       walk = { pageToken: walk.pageToken, cursor };
@@ -120,10 +139,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     };
     // Tokens this batch has sent: a server that hands one back (or an empty one) would loop forever.
     const seenTokens = new Set<string>();
+    const pageSize = pageSizeFor(stream, config);
     while (pages + pending.pages < Math.max(1, input.maxPages)) {
       let page;
       try {
-        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize: config.api.pageSize });
+        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize, cursor: walk.cursor });
       } catch (error) {
         // A rejected token (expired or unknown): go back to the start of this walk (its cursor is
         // durable); upserts absorb the overlap. Once per position: rejected again where the walk
@@ -154,8 +174,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         pending.rows += tableRows.length;
       }
       pending.pages += 1;
+      pending.items += page.items.length;
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
-      const next = advanceWalk(mode, walk, keys, nextToken);
+      const ids = stream.identity ? page.items.map((i) => stream.identity!(i as never)) : [];
+      if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
+      const next = advanceWalk(mode, walk, keys, nextToken, ids);
       walk = next.walk;
       if (next.complete) {
         await flush(true);
@@ -170,12 +193,25 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
 }
 
+/** A page's marks folded into the walk cursor: the first newest item wins, event times take the max. */
+function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks']>): Walk['cursor'] {
+  const out = { ...cursor };
+  if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
+  if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
+  if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
+  if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
+  if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
+  return out;
+}
+
 interface PendingPages {
   pages: number;
   rows: number;
+  /** API items the pages held (rows can be more: one item fills several tables). */
+  items: number;
   byTable: Map<string, Row[]>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
+  return { pages: 0, rows: 0, items: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
 }

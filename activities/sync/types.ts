@@ -32,6 +32,16 @@ export interface BatchInput {
   snapshotAt: number;
 }
 
+/** What to plan; with `runId`, what planning spends (head probes) is recorded against that run. */
+export interface PlanInput {
+  streams?: StreamName[];
+  /** Second wave: partitions derived from what the first wave stored. */
+  discovered?: boolean;
+  runId?: string;
+  mode?: 'backfill' | 'sync';
+  snapshotAt?: number;
+}
+
 /** The durable checkpoint as stored in the warehouse (authoritative copy). */
 export interface CheckpointView {
   partitionId: string;

@@ -14,6 +14,11 @@ import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
  *   walk of an earlier run that never finished is abandoned, not mixed into this run's snapshot.
  *   snapshot-replace also counts the walk's committed rows and pages (walkRows, walkPages), so the
  *   commit of its last page can record the finished walk, however many batches it took.
+ *   A snapshot-merge stream whose list is newest-first and append-only (StreamDef.identity) walks
+ *   newest-first until known: cursor { top } holds the newest item of the last complete walk, and a
+ *   sync walk ends at the page that lists it (everything below it was stored by that walk). The
+ *   mark is this partition's own, so an item another partition stored cannot end the walk early; an
+ *   interrupted or restarted walk keeps it until a walk completes; a backfill reads to the end.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
  */
 
@@ -28,6 +33,8 @@ export interface WalkCursor {
   from?: number;
   maxSeen?: number;
   next?: number;
+  /** range: the walk covered a range with an end (endBlock/endTimestamp), so once complete it is final */
+  closed?: boolean;
   /** snapshots */
   snapshotAt?: number;
   /** Pages this walk has read since it started (or restarted): the position of its next request. */
@@ -40,6 +47,30 @@ export interface WalkCursor {
   /** snapshot-replace: rows and pages this walk has committed so far (recorded when it finishes). */
   walkRows?: number;
   walkPages?: number;
+  /** snapshot-merge until known: newest item of the last complete walk (`top`), carried by the next walk as `known` */
+  top?: string;
+  known?: string;
+  /** snapshot-merge until known: the identity of this walk's newest item */
+  newest?: string;
+  /**
+   * Streams that also walk what changed below the mark (pn.utxos: spends of old UTXOs, from the
+   * address transaction list): the latest event time seen by this walk (eventsMax), which becomes
+   * the next sync's lower bound (spendsFrom) when the walk completes.
+   */
+  eventsMax?: number;
+  spendsFrom?: number;
+  /**
+   * Streams whose sync reads what can still change (pn.validators): items still open at the last
+   * complete walk (`watch`) and the newest final item per kind (`tops`); this walk's own, as pages
+   * report them, in `collected` and `firsts` (first one wins).
+   */
+  watch?: string[];
+  tops?: Record<string, string>;
+  collected?: string[];
+  firsts?: Record<string, string>;
+  /** Items a whole-list walk read (`listed` while walking, `size` once complete): lets a stream pick the cheaper walk. */
+  listed?: number;
+  size?: number;
 }
 
 export interface Walk {
@@ -58,13 +89,23 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
     case 'descending-until-known':
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
       return { kind: 'walk', walk: { pageToken: null, cursor: { hwm: prev.hwm, runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined } } };
-    case 'range':
+    case 'range': {
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: { from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId } } };
+      // A closed range (it had its end when its last walk began) walked to the end has nothing new: the chain is final below the head.
+      if (input.mode === 'sync' && previous?.complete && prev.closed) return { kind: 'done' };
+      const closed = input.partition.params.endBlock !== undefined || input.partition.params.endTimestamp !== undefined;
+      return { kind: 'walk', walk: { pageToken: null, cursor: defined({ from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId, closed: closed || undefined }) } };
+    }
     case 'snapshot-merge':
     case 'snapshot-replace':
       if (incomplete && prev.runId === input.runId) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: prev } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: { runId: input.runId, snapshotAt: input.snapshotAt } } };
+      {
+        // The newest item of the last complete walk: kept by an unfinished walk as `known`.
+        const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
+        const backfill = input.mode === 'backfill';
+        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops, size: prev.size };
+        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, ...carried }) } };
+      }
   }
 }
 
@@ -104,10 +145,16 @@ function withoutPosition(c: WalkCursor): WalkCursor {
   return rest;
 }
 
+/** The cursor without undefined fields (it is stored as JSON and compared in tests). */
+const defined = (c: WalkCursor): WalkCursor => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as WalkCursor;
+
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
 
-/** The walk after one fetched page, and whether the walk is complete. */
-export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined): { walk: Walk; complete: boolean } {
+/**
+ * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
+ * page's items, in list order (only for streams with StreamDef.identity).
+ */
+export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined, ids: string[] = []): { walk: Walk; complete: boolean } {
   const c = walk.cursor;
   switch (mode) {
     case 'descending-until-known': {
@@ -121,10 +168,21 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: { next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId } } };
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId, closed: c.closed }) } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen, page: (c.page ?? 0) + 1 } } };
     }
-    case 'snapshot-merge':
+    case 'snapshot-merge': {
+      const newest = c.newest ?? ids[0];
+      if (nextPageToken === undefined || (c.known !== undefined && ids.includes(c.known))) {
+        const top = newest ?? c.known;
+        const spendsFrom = maxOf(c.spendsFrom, c.eventsMax === undefined ? [] : [c.eventsMax]);
+        const tops = c.firsts !== undefined ? { ...c.tops, ...c.firsts } : c.tops;
+        const watch = c.collected ?? c.watch;
+        const size = c.listed ?? c.size;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops, size }) } };
+      }
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest, page: (c.page ?? 0) + 1 }) } };
+    }
     case 'snapshot-replace':
       // Finished: the positions go; a snapshot's counts stay (the commit that finishes it records them).
       if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: withoutPosition(c) } };

@@ -42,6 +42,20 @@ export interface RunRecord {
   pages: number;
   rows: number;
   done: boolean;
+  /** What these pages cost (absent: nothing counted). */
+  cost?: RunCost;
+}
+
+/** Compute units behind a run record: see _glacier_sync_runs in sql/schema/000_glacier.sql. */
+export interface RunCost {
+  requests: number;
+  cu: number;
+  rejected429: number;
+  /** API list items (or get responses) the pages held. */
+  items: number;
+  weight: number;
+  /** The endpoint's largest page; null for a get endpoint. */
+  pageLimit: number | null;
 }
 
 /**
@@ -226,7 +240,7 @@ export class Warehouse {
       for (const { checkpoint, run, walk } of group) {
         const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
         await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
-        if (run) await this.runPrepared('ops/recordSyncRun.sql', [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done]);
+        if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
         if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
       }
       await this.fault('before-commit');
@@ -297,6 +311,18 @@ export class Warehouse {
       this.instance.closeSync();
     });
   }
+}
+
+function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
+  const c = run.cost;
+  return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null];
+}
+
+/** Records what planning spent (no rows, no checkpoint), serialized with commits. */
+export async function recordPlanCost(warehouse: Warehouse, run: Omit<RunRecord, 'pages' | 'rows' | 'done'> & { cost: RunCost }): Promise<void> {
+  await warehouse.withWriter(async (connection) => {
+    await connection.run(sqlFile('ops/recordSyncRun.sql'), runRecordParams({ ...run, pages: 0, rows: 0, done: true }, 'plan', 'plan'));
+  });
 }
 
 function toCheckpointView(row: Record<string, unknown>): CheckpointView {

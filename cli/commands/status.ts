@@ -4,13 +4,18 @@ import { configFor } from '../globalConfig.ts';
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('per partition: rows, cursor, last run, lag')
+    .description('per partition: rows, cursor, last run, lag; per stream: CU per 1,000 items against the optimum, and what the last run cost')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }, command: Command) => {
       const config = await configFor(command);
-      const [{ withSession }, { runOnWorker }, { checkpointsWorkflow }] = await Promise.all([import('../session.ts'), import('../runOnWorker.ts'), import('../../workflows/maintenance.ts')]);
+      const [{ withSession }, { runOnWorker }, { statusWorkflow }, { costTable }] = await Promise.all([
+        import('../session.ts'),
+        import('../runOnWorker.ts'),
+        import('../../workflows/maintenance.ts'),
+        import('../costTable.ts'),
+      ]);
       await withSession(config, async (session) => {
-        const checkpoints = await runOnWorker(session, checkpointsWorkflow, 'glacier-status', []);
+        const { checkpoints, costs } = await runOnWorker(session, statusWorkflow, 'glacier-status', []);
         const now = Date.now();
         const rows = checkpoints.map((c) => ({
           partition: c.partitionId,
@@ -23,7 +28,7 @@ export function registerStatusCommand(program: Command): void {
           lagSeconds: Math.max(0, Math.round((now - Date.parse(c.updatedAt)) / 1000)),
         }));
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ partitions: rows, costs }, null, 2)}\n`);
           return;
         }
         if (rows.length === 0) {
@@ -35,6 +40,7 @@ export function registerStatusCommand(program: Command): void {
         for (const r of rows) {
           process.stdout.write(`${r.partition.padEnd(width)}  ${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
         }
+        if (costs.length > 0) process.stdout.write(`\ncompute units per stream (optimum: weight x ceil(items / largest page) per walk)\n${costTable(costs)}`);
       });
     });
 }

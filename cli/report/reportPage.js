@@ -127,7 +127,7 @@
   draw('cu-per-run', {
     type: 'bar',
     data: cu,
-    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: axisTitle(data.cuSource === 'derived' ? 'CU (derived: pages x stream weight)' : 'CU') } } },
+    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: axisTitle('CU') } } },
   });
 
   var runs = data.syncRuns.map(function (r) { return runLabel[r.run_id]; });

@@ -49,3 +49,14 @@ CREATE TABLE IF NOT EXISTS _glacier_snapshot_walks (
   PRIMARY KEY (stream, partition_id, snapshot_at)
 );
 COMMENT ON TABLE _glacier_snapshot_walks IS 'Finished walks of snapshot-replace partitions (balances, pending rewards, holders): one row per (stream, partition, snapshot time), written in the same transaction as the walk''s last page and its checkpoint, whether the walk found rows or none. params: the partition''s endpoint parameters (chainId, address(es), network, blockchainId, nodeIds, threshold), which name what the walk covers. rows/pages: what the walk wrote across its tables. The *_latest views read the last finished walk of each address, address set or contract; rows of a walk that never finished are never latest.';
+-- What each (run, partition) cost in compute units (added after the first release: ALTER keeps
+-- existing warehouses). cu: every attempt charged, retries included; walk CU = pages x weight, the
+-- rest is overhead. weight and page_limit (the endpoint's largest page; NULL for get endpoints, one
+-- call per item) make the optimum computable in SQL: weight x ceil(items / page_limit), at least one
+-- request per walk. Partition 'plan' holds what planning itself spent (head probes).
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS requests BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS cu BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS rejected_429 BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS items BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS weight INTEGER;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS page_limit INTEGER;

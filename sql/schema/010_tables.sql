@@ -842,7 +842,7 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "credentials"               JSON,
   "last_seen_at"              BIGINT
 );
-COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); re-read each run and upserted by id, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed it.';
+COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed or updated it.';
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';
@@ -922,7 +922,7 @@ CREATE TABLE IF NOT EXISTS "pn_validators" (
   "avalanche_go_version"     VARCHAR,
   "delegation_capacity"      HUGEINT
 );
-COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, every uptime, current state; re-read each run and upserted by (network, node_id, tx_hash). Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.';
+COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, every uptime, current state; upserted by (network, node_id, tx_hash); a sync reads only validations that can have changed (active, pending, newly final), so last_seen_at is the last run that listed the row. Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.';
 ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "avalanche_go_version" VARCHAR;
 ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "delegation_capacity" HUGEINT;
 COMMENT ON COLUMN "pn_validators"."tx_hash" IS 'staking tx; empty string when absent (part of the key)';

@@ -98,6 +98,20 @@ describe('RateLimiter', () => {
     expect(granted[6].grant.keyIndex).not.toBe(1);
   });
 
+  it('keys of different tiers: each key spends its own window and daily budget', async () => {
+    // Key 0 a small plan (200 per window, 300 a day), key 1 a big one (600 per window).
+    const limiter = new RateLimiter({ keyCount: 2, budget: budget(100), keyBudgets: [budget(200, 300), budget(600)], maxWaitMs: 60_000 });
+    const { granted, take } = recorder(limiter);
+    for (let i = 0; i < 16; i++) void take(100, `r${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted.map((g) => g.grant.keyIndex).sort()).toEqual([0, 0, 1, 1, 1, 1, 1, 1]);
+    await vi.advanceTimersByTimeAsync(1000);
+    // Next window: key 0 has only 100 CU of its day left, key 1 its whole window again.
+    expect(granted.filter((g) => g.at === 1000).map((g) => g.grant.keyIndex).sort()).toEqual([0, 1, 1, 1, 1, 1, 1]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(granted.filter((g) => g.at === 2000).map((g) => g.grant.keyIndex)).toEqual([1]);
+  });
+
   it('throws QuotaExhaustedError with the reset time when the daily budget is spent, instead of waiting hours', async () => {
     const limiter = new RateLimiter({ keyCount: 1, budget: budget(1000, 250), maxWaitMs: 60_000 });
     await limiter.acquire(100);

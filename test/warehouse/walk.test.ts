@@ -58,6 +58,19 @@ describe('range', () => {
     const backfill = startWalk('range', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3', mode: 'backfill' }), 1000);
     expect(backfill.kind === 'walk' && backfill.walk.cursor.from).toBe(1000);
   });
+
+  it('a closed range walked to its end is not asked again by a sync; the open head range is', () => {
+    const closedInput = input({ partition: { stream: 'evm.token_transfers', id: 'r', params: { startBlock: 1000, endBlock: 2000 } } });
+    const s = startWalk('range', undefined, closedInput, 1000);
+    if (s.kind !== 'walk') throw new Error();
+    const done = advanceWalk('range', s.walk, [1900], undefined);
+    expect(done.walk.cursor.closed).toBe(true);
+    expect(startWalk('range', cp({ cursor: { ...done.walk.cursor } }), { ...closedInput, runId: 'r3' }, 1000)).toEqual({ kind: 'done' });
+    expect(startWalk('range', cp({ cursor: { ...done.walk.cursor } }), { ...closedInput, runId: 'r3', mode: 'backfill' }, 1000).kind).toBe('walk');
+    // The head range (no end yet) keeps following the chain; when it gains an end, one more walk closes it.
+    const open = advanceWalk('range', s.walk.cursor.closed ? { ...s.walk, cursor: { from: 1000, runId: 'r2' } } : s.walk, [1900], undefined);
+    expect(startWalk('range', cp({ cursor: { ...open.walk.cursor } }), { ...closedInput, runId: 'r3' }, 1000).kind).toBe('walk');
+  });
 });
 
 describe('snapshots', () => {
@@ -74,6 +87,29 @@ describe('snapshots', () => {
     const w = { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } };
     expect(advanceWalk('snapshot-merge', w, [], 'n')).toEqual({ complete: false, walk: { pageToken: 'n', cursor: { ...w.cursor, page: 1 } } });
     expect(advanceWalk('snapshot-merge', w, [], undefined).complete).toBe(true);
+  });
+
+  it('newest-first until known: a sync stops at the page listing the last complete walk\'s newest item; a backfill reads to the end', () => {
+    // First walk: no mark; it ends at the list end and remembers its newest item.
+    const first = startWalk('snapshot-merge', undefined, input(), 0);
+    if (first.kind !== 'walk') throw new Error();
+    const p1 = advanceWalk('snapshot-merge', first.walk, [], 'n', ['c', 'b']);
+    expect(p1).toEqual({ complete: false, walk: { pageToken: 'n', cursor: { runId: 'r2', snapshotAt: 2, newest: 'c', page: 1 } } });
+    const done = advanceWalk('snapshot-merge', p1.walk, [], undefined, ['a']);
+    expect(done).toEqual({ complete: true, walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, top: 'c' } } });
+    // Next sync: new items e, d on top; the page listing c ends the walk, and e is the new mark.
+    const next = startWalk('snapshot-merge', cp({ cursor: { ...done.walk.cursor } }), input({ runId: 'r3', snapshotAt: 3 }), 0);
+    if (next.kind !== 'walk') throw new Error();
+    expect(next.walk.cursor.known).toBe('c');
+    const q1 = advanceWalk('snapshot-merge', next.walk, [], 'n', ['e', 'd']);
+    expect(q1.complete).toBe(false);
+    expect(advanceWalk('snapshot-merge', q1.walk, [], 'n2', ['c', 'b'])).toEqual({ complete: true, walk: { pageToken: null, cursor: { runId: 'r3', snapshotAt: 3, top: 'e' } } });
+    // An unfinished walk keeps the old mark for the next run; a backfill has none.
+    const after = startWalk('snapshot-merge', cp({ complete: false, pageToken: 'n', cursor: { ...q1.walk.cursor } }), input({ runId: 'r4' }), 0);
+    expect(after.kind === 'walk' && after.walk.cursor.known).toBe('c');
+    const backfill = startWalk('snapshot-merge', cp({ cursor: { ...done.walk.cursor } }), input({ mode: 'backfill', runId: 'r5' }), 0);
+    if (backfill.kind !== 'walk') throw new Error();
+    expect(advanceWalk('snapshot-merge', backfill.walk, [], 'n', ['c']).complete).toBe(false);
   });
 
   it('snapshot-replace counts the rows of a walk across batches; a new walk or a restart counts from zero', () => {

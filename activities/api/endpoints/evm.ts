@@ -45,6 +45,7 @@ export const listErc20Balances = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 500,
   listKey: 'erc20TokenBalances',
   schema: Erc20BalancesPage,
   build: (p: AddressParams & PageParams & { blockNumber?: string; filterSpamTokens?: boolean; contractAddresses?: string | readonly string[]; currency?: string }) => ({
@@ -65,6 +66,7 @@ export const listErc721Balances = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 500,
   listKey: 'erc721TokenBalances',
   schema: Erc721BalancesPage,
   build: (p: AddressParams & PageParams & { contractAddress?: string }) => ({
@@ -78,6 +80,7 @@ export const listErc1155Balances = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 500,
   listKey: 'erc1155TokenBalances',
   schema: Erc1155BalancesPage,
   build: (p: AddressParams & PageParams & { blockNumber?: string; contractAddress?: string }) => ({
@@ -92,6 +95,7 @@ export const listTransfers = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'transfers',
   schema: TransfersPage,
   build: (p: AddressParams & PageParams & BlockRange) => ({
@@ -105,6 +109,7 @@ export const listNativeTransactions = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'transactions',
   schema: NativeTransactionsPage,
   build: (p: AddressParams & PageParams & BlockRange) => ({
@@ -118,6 +123,7 @@ export const listLatestTransactions = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'transactions',
   schema: NativeTransactionsPage,
   build: (p: { chainId: string; status?: 'failed' | 'success' } & PageParams) => ({
@@ -140,6 +146,7 @@ export const listBlocks = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.small,
+  maxPageSize: 100,
   listKey: 'blocks',
   schema: BlocksPage,
   build: (p: { chainId: string } & PageParams) => ({ path: `/v1/chains/${seg(p.chainId)}/blocks`, query: { pageToken: p.pageToken, pageSize: p.pageSize } }),

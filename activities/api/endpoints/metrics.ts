@@ -7,6 +7,7 @@ export const listHolders = defineList({
   method: 'GET',
   service: 'metrics',
   weight: CU.xl,
+  maxPageSize: 5000,
   listKey: 'addresses',
   schema: HoldersPage,
   build: (p: { chainId: string; address: string; threshold: string; startTimestamp?: number; endTimestamp?: number } & PageParams) => ({

@@ -47,6 +47,7 @@ export const listUtxosV2 = defineList({
   method: 'POST',
   service: 'data',
   weight: CU.xl,
+  maxPageSize: 1024,
   listKey: 'utxos',
   schema: UtxosPage,
   build: (p: ChainParams & UtxoQuery & { addresses: AddressList }) => ({ path: chainPath(p, 'utxos'), query: utxoQuery(p), body: { addresses: commaList(p.addresses) } }),
@@ -57,6 +58,7 @@ export const listUtxos = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.xl,
+  maxPageSize: 100,
   listKey: 'utxos',
   schema: UtxosPage,
   build: (p: ChainParams & UtxoQuery & { addresses?: AddressList }) => ({ path: chainPath(p, 'utxos'), query: { addresses: commaList(p.addresses), ...utxoQuery(p) } }),
@@ -67,6 +69,7 @@ export const listTransactions = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.xl,
+  maxPageSize: 100,
   listKey: 'transactions',
   schema: PrimaryNetworkTransactionsPage,
   build: (
@@ -121,6 +124,7 @@ export const listValidators = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'validators',
   schema: ValidatorsPage,
   build: ({ network, nodeIds, ...rest }: ValidatorsQuery) => ({ path: `/v1/networks/${seg(network)}/validators`, query: { ...rest, nodeIds: commaList(nodeIds) } }),
@@ -139,6 +143,7 @@ export const listHistoricalRewards = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.xl,
+  maxPageSize: 100,
   listKey: 'historicalRewards',
   schema: HistoricalRewardsPage,
   build: (p: RewardsQuery & { currency?: string }) => ({
@@ -152,6 +157,7 @@ export const listPendingRewards = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.xl,
+  maxPageSize: 100,
   listKey: 'pendingRewards',
   schema: PendingRewardsPage,
   build: (p: RewardsQuery) => ({
@@ -165,6 +171,7 @@ export const listVertices = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'vertices',
   schema: VerticesPage,
   build: (p: ChainParams & PageParams) => ({ path: chainPath(p, 'vertices'), query: { pageToken: p.pageToken, pageSize: p.pageSize } }),
@@ -175,6 +182,7 @@ export const listVerticesByHeight = defineList({
   method: 'GET',
   service: 'data',
   weight: CU.medium,
+  maxPageSize: 100,
   listKey: 'vertices',
   schema: VerticesPage,
   build: (p: ChainParams & PageParams & { vertexHeight: number; sortOrder?: SortOrder }) => ({

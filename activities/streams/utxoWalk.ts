@@ -1,0 +1,64 @@
+import { endpoints } from '../api/endpoints/index.ts';
+import type { Network } from '../api/endpoints/index.ts';
+import type { Utxo } from '../api/schemas/index.ts';
+import type { PartitionSpec } from '../sync/types.ts';
+import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
+
+/**
+ * How pn.utxos walks an address set so that a sync costs what changed, and stays exact:
+ *
+ * 1. New UTXOs: the UTXO list newest first (sortBy timestamp, desc; spent ones included). New UTXOs
+ *    appear on top and none ever leaves the list, so a sync stops at the page that lists the newest
+ *    UTXO of the last complete walk (cursor.known). A backfill reads it all.
+ * 2. Spends of UTXOs stored earlier: their rows change (consuming_*) but not their place in the
+ *    list, so step 1 does not see them. Every spend is a transaction that consumes the UTXO, and the
+ *    address set's transaction list from the last walk's latest event time (cursor.spendsFrom) on
+ *    carries the consumed UTXOs whole: those of the set's addresses are upserted like list items.
+ *    Step 2 runs only in a sync that has both marks; its pages carry `spends:` tokens.
+ */
+const SPENDS = 'spends:';
+
+const eventTime = (u: Utxo): number => Math.max(Number(u.blockTimestamp ?? u.timestamp ?? 0), Number(u.consumingBlockTimestamp ?? u.consumingTxTimestamp ?? 0));
+
+export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: FetchState): Promise<StreamPage<Utxo>> {
+  const c = s.cursor ?? {};
+  const chain = { network: p.params.network as Network, blockchainId: String(p.params.blockchainId) };
+  const addresses = p.params.addresses as string[];
+  if (s.pageToken?.startsWith(SPENDS)) {
+    const endpoint = endpoints.primaryNetwork.listTransactions;
+    const token = s.pageToken.slice(SPENDS.length);
+    const r = await client.call(endpoint, {
+      ...chain,
+      addresses,
+      startTimestamp: c.spendsFrom,
+      sortOrder: 'asc',
+      pageSize: Math.min(s.pageSize, endpoint.maxPageSize),
+      pageToken: token === '' ? undefined : token,
+    });
+    const set = new Set(addresses.map((a) => a.replace(/^[PX]-/, '')));
+    const consumed = new Map<string, Utxo>();
+    let eventsMax: number | undefined;
+    for (const t of r.transactions) {
+      const at = Number(t.blockTimestamp ?? t.timestamp ?? NaN);
+      if (Number.isFinite(at)) eventsMax = Math.max(eventsMax ?? at, at);
+      for (const u of (t.consumedUtxos ?? []) as Utxo[]) if (u.addresses?.some((a) => set.has(a))) consumed.set(u.utxoId, u);
+    }
+    return { items: [...consumed.values()], nextPageToken: r.nextPageToken ? `${SPENDS}${r.nextPageToken}` : undefined, marks: { eventsMax } };
+  }
+  const r = await client.call(endpoints.primaryNetwork.listUtxosV2, {
+    ...chain,
+    addresses,
+    includeSpent: true,
+    sortBy: 'timestamp',
+    sortOrder: 'desc',
+    pageSize: s.pageSize,
+    pageToken: s.pageToken ?? undefined,
+  });
+  const eventsMax = r.utxos.length ? Math.max(...r.utxos.map(eventTime)) : undefined;
+  const marks = { newest: r.utxos[0]?.utxoId, eventsMax };
+  const reachedKnown = c.known !== undefined && r.utxos.some((u) => u.utxoId === c.known);
+  if (!reachedKnown && r.nextPageToken) return { items: r.utxos, nextPageToken: r.nextPageToken, marks };
+  // Step 1 is done: a sync with a lower bound goes on to the spends, anything else ends here.
+  const spends = c.known !== undefined && c.spendsFrom !== undefined;
+  return { items: r.utxos, nextPageToken: spends ? SPENDS : undefined, marks };
+}

@@ -1,0 +1,76 @@
+import { endpoints } from '../api/endpoints/index.ts';
+import type { Network } from '../api/endpoints/index.ts';
+import type { Validator } from '../api/schemas/index.ts';
+import type { PartitionSpec } from '../sync/types.ts';
+import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
+
+/**
+ * How pn.validators walks a network so that a sync reads what can have changed, and stays exact.
+ * completed and removed are final: such a validation never changes again. So a sync reads
+ *
+ * 1. every `active` and every `pending` validation (their fields change from run to run);
+ * 2. the validations that were active or pending at the last walk and are neither now: they became
+ *    final since; the cursor carries them (`watch`: node id and tx hash) and they are read by node id;
+ * 3. `completed` and `removed` newest first (blockIndex desc) until the newest of each at the last
+ *    walk (`tops`): a validation that began after it and is already final sits above it; one that
+ *    began before it and ended since was active or pending then, so step 2 reads it.
+ *
+ * A backfill (or a walk without marks) reads the whole list once and sets the marks; so does a sync
+ * when the list (as long as the last whole walk found it) takes fewer pages than the steps would.
+ * Page tokens carry the step (`step:<name>:<token>`).
+ */
+type Step = 'active' | 'pending' | 'lookup' | 'completed' | 'removed';
+const ORDER: Step[] = ['active', 'pending', 'lookup', 'completed', 'removed'];
+const NODE_IDS_PER_LOOKUP = 16;
+
+const watchKey = (v: Validator) => `${v.nodeId}|${v.txHash ?? ''}`;
+
+/** Marks of a page: the first completed and removed validation (newest first), and the ones still open. */
+function marksOf(items: Validator[]): NonNullable<StreamPage['marks']> {
+  const firsts: Record<string, string> = {};
+  for (const v of items) if ((v.validationStatus === 'completed' || v.validationStatus === 'removed') && firsts[v.validationStatus] === undefined) firsts[v.validationStatus] = v.txHash ?? '';
+  const collect = items.filter((v) => v.validationStatus === 'active' || v.validationStatus === 'pending').map(watchKey);
+  return { firsts, collect };
+}
+
+const token = (step: Step, api = '') => `step:${step}:${api}`;
+
+export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec, s: FetchState): Promise<StreamPage<Validator>> {
+  const c = s.cursor ?? {};
+  const network = p.params.network as Network;
+  const list = endpoints.primaryNetwork.listValidators;
+  // minUptimePerformance defaults to 90 in the service: 0 keeps validations below 90% uptime too.
+  // The steps cost at least one request each beyond the open validations' pages: on a short list the whole list is cheaper.
+  const stepsCost = Math.ceil((c.watch?.length ?? 0) / s.pageSize) + ORDER.length;
+  const incremental = c.watch !== undefined && c.tops !== undefined && (c.size === undefined || Math.ceil(c.size / s.pageSize) > stepsCost);
+  if (!incremental && !s.pageToken?.startsWith('step:')) {
+    const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: s.pageToken ?? undefined });
+    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: { ...marksOf(r.validators), listed: r.validators.length } };
+  }
+  const [, stepName, ...rest] = (s.pageToken ?? token('active')).split(':');
+  const step = stepName as Step;
+  const apiToken = rest.join(':') || undefined;
+  const next = (from: Step): string | undefined => {
+    const i = ORDER.indexOf(from);
+    return i + 1 < ORDER.length ? token(ORDER[i + 1]) : undefined;
+  };
+  if (step === 'lookup') {
+    // Open at the last walk, not seen open now: read them by node id (all statuses), keep those validations.
+    const open = new Set(c.collected ?? []);
+    const gone = (c.watch ?? []).filter((k) => !open.has(k));
+    const nodeIds = [...new Set(gone.map((k) => k.split('|')[0]))];
+    const chunk = Number(apiToken?.split('/')[0] ?? 0);
+    const pageToken = apiToken?.split('/').slice(1).join('/') || undefined;
+    if (chunk * NODE_IDS_PER_LOOKUP >= nodeIds.length) return { items: [], nextPageToken: next('lookup') };
+    const r = await client.call(list, { network, minUptimePerformance: 0, nodeIds: nodeIds.slice(chunk * NODE_IDS_PER_LOOKUP, (chunk + 1) * NODE_IDS_PER_LOOKUP), pageSize: s.pageSize, pageToken });
+    const wanted = new Set(gone);
+    const items = r.validators.filter((v) => wanted.has(watchKey(v)));
+    const after = r.nextPageToken ? token('lookup', `${chunk}/${r.nextPageToken}`) : (chunk + 1) * NODE_IDS_PER_LOOKUP < nodeIds.length ? token('lookup', `${chunk + 1}/`) : next('lookup');
+    return { items, nextPageToken: after, marks: marksOf(items) };
+  }
+  const r = await client.call(list, { network, minUptimePerformance: 0, validationStatus: step, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
+  const top = step === 'completed' || step === 'removed' ? c.tops?.[step] : undefined;
+  const reachedTop = top !== undefined && r.validators.some((v) => (v.txHash ?? '') === top);
+  const nextPage = r.nextPageToken && !reachedTop ? token(step, r.nextPageToken) : next(step);
+  return { items: r.validators, nextPageToken: nextPage, marks: marksOf(r.validators) };
+}

@@ -79,6 +79,8 @@ export class NetworkGenerator {
       'p:AddPermissionlessDelegatorTx': { chain: 'p-chain', weight: 5, build: () => this.addDelegator('AddPermissionlessDelegatorTx') },
       'p:CreateSubnetTx': { chain: 'p-chain', weight: 0.5, build: () => this.createSubnet() },
       'p:CreateChainTx': { chain: 'p-chain', weight: 0.5, build: () => this.createChain() },
+      // Right after the EVM chain, so a subnet gets its non-EVM chain before it may become an L1.
+      'p:CreateChainTx:custom-vm': { chain: 'p-chain', weight: 0.2, build: () => this.createCustomVmChain() },
       'p:AddSubnetValidatorTx': { chain: 'p-chain', weight: 1, build: () => this.addSubnetValidator() },
       'p:RemoveSubnetValidatorTx': { chain: 'p-chain', weight: 0.3, build: () => this.removeSubnetValidator() },
       'p:TransferSubnetOwnershipTx': { chain: 'p-chain', weight: 0.2, build: () => this.transferSubnetOwnership() },
@@ -94,7 +96,6 @@ export class NetworkGenerator {
       'x:ExportTx': { chain: 'x-chain', weight: 4, build: () => this.exportTx('x-chain') },
       'c:ImportTx': { chain: 'c-chain', weight: 4, build: () => this.importTx('c-chain') },
       'c:ExportTx': { chain: 'c-chain', weight: 4, build: () => this.exportTx('c-chain') },
-      'p:CreateChainTx:custom-vm': { chain: 'p-chain', weight: 0.2, build: () => this.createCustomVmChain() },
     };
     this.genesis();
     this.advance(size.steps);

@@ -110,17 +110,17 @@ describe('hot list pages: exact bytes', () => {
   it('primary network', async () => {
     expect(await primaryFingerprints(tiny)).toMatchInlineSnapshot(`
       {
-        "C-chain transactions": "d62a9853333accc5",
-        "P-chain address transactions": "ad54d66988919a04",
-        "P-chain transactions": "659353564e5fffbd",
-        "X-chain UTXOs": "93815fa34cb2523e",
-        "X-chain transactions": "a6056ab2818286c5",
-        "historical rewards": "bc4218fccb3bcc3b",
-        "pending rewards": "4b5e4c054da88d12",
-        "validators": "61591734a3288bea",
-        "validators by capacity": "876e4ab3f66b1310",
-        "validators by uptime": "3a4949b4ee9dd35e",
-        "vertices": "f0e2c7972c3f359f",
+        "C-chain transactions": "3623a24a104ca647",
+        "P-chain address transactions": "42ff47b6b9f2e680",
+        "P-chain transactions": "60ca4d8dc12a2c06",
+        "X-chain UTXOs": "3cd8d4a6d939f258",
+        "X-chain transactions": "30ac4d809be143d6",
+        "historical rewards": "d14b6f9ef0e7b2a2",
+        "pending rewards": "301d0613d738719c",
+        "validators": "41bb11d45630d360",
+        "validators by capacity": "e75aa94a95734c04",
+        "validators by uptime": "8f0a7c29927b6124",
+        "vertices": "6695c5c0fb668ef8",
       }
     `);
   });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
+import { utxoBalanceFindings } from '../../activities/verify/utxoBalances.ts';
+import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { drain, drainAll, sorted, startHarness, truth, type Harness } from './harness.ts';
 
 /**
@@ -128,6 +130,14 @@ describe('primary-network streams against ground truth', () => {
       const rows = await q('SELECT kind, asset_id, amount::VARCHAR AS amount FROM pn_balances WHERE network = $1 AND blockchain_id = $2 AND snapshot_at = $3', [NET, chain, SNAPSHOT]);
       expect(sorted(rows.map((r) => `${String(r.kind)}/${String(r.asset_id)}=${String(r.amount)}`)), chain).toEqual(sorted(want));
     }
+  });
+
+  it("verify's UTXO/balance check holds on every chain, X and C included (their generic UTXOs carry amounts)", async () => {
+    const rows = await q(sqlFile('verify/utxoBalances.sql'));
+    for (const chain of CHAINS) expect(rows.filter((r) => r.blockchain_id === chain && BigInt(String(r.balance)) > 0n).length, chain).toBeGreaterThan(0);
+    expect(rows.filter((r) => String(r.balance) !== String(r.from_utxos))).toEqual([]);
+    const [finding] = await utxoBalanceFindings(h.warehouse);
+    expect(finding.ok, finding.detail).toBe(true);
   });
 
   it('pn.validators: every validation, stake exact, status history opened', async () => {

@@ -32,7 +32,7 @@ export const Utxo = z.looseObject({
   utxoStartTimestamp: opt(integer),
   /** P-chain: STAKE/TRANSFER; X-chain: lowercase (transfer, mint, ...). Stored as sent. */
   utxoType: opt(enumString),
-  // X-chain variant fields.
+  // Generic Utxo (X- and C-chain) fields; the row mapping fills the P-chain columns from them too.
   creationTxHash: opt(z.string()),
   consumingTxTimestamp: opt(integer),
   locktime: opt(integer),

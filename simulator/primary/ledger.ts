@@ -186,7 +186,9 @@ export class Ledger {
     const { burned = 0n, l1Burned = 0n, extraAddresses = [], l1ValidationIds = [], evmAddress, ...rest } = fields;
     for (const r of consumed) {
       r.utxo.consumingTxHash = txHash;
-      r.utxo.consumingBlockNumber = block.number;
+      // A P-chain block number, shown in the PChainUtxo shape: only a P-chain spend has one (an
+      // export's UTXO spent on the X- or C-chain shows the spend's time, not another chain's height).
+      if (chain === 'p-chain') r.utxo.consumingBlockNumber = block.number;
       r.utxo.consumingBlockTimestamp = this.now;
       r.atomic = false;
       this.atomicPending[r.listedOn].delete(r);

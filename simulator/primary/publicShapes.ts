@@ -33,8 +33,9 @@ export interface GenericUtxo {
 }
 
 /**
- * A UTXO in the generic shape. A spent one carries the spender's credential (a deterministic
- * signature and key); outputs of an X-chain OperationTx are mint outputs of a group with a payload.
+ * A UTXO in the generic shape. One spent on the X- or C-chain carries the spender's credential (a
+ * deterministic signature and key; a P-chain spend, whose shape has no credentials, adds none);
+ * outputs of an X-chain OperationTx are mint outputs of a group with a payload.
  */
 export function genericUtxo(ledger: Ledger, u: Utxo): GenericUtxo {
   const minted = ledger.txByHash.get(u.txHash)?.tx.txType === 'OperationTx';
@@ -48,7 +49,7 @@ export function genericUtxo(ledger: Ledger, u: Utxo): GenericUtxo {
     utxoBytes: u.utxoBytes,
     consumingTxTimestamp: u.consumingBlockTimestamp,
     creationTxHash: u.txHash,
-    credentials: u.consumingTxHash === undefined ? undefined : [credential(`${u.utxoId}:${u.consumingTxHash}`)],
+    credentials: u.consumingTxHash === undefined || ledger.txByHash.get(u.consumingTxHash)?.chain === 'p-chain' ? undefined : [credential(`${u.utxoId}:${u.consumingTxHash}`)],
     groupId: minted ? 0 : undefined,
     locktime: u.platformLocktime,
     outputIndex: String(u.outputIndex),

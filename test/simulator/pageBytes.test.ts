@@ -110,11 +110,11 @@ describe('hot list pages: exact bytes', () => {
   it('primary network', async () => {
     expect(await primaryFingerprints(tiny)).toMatchInlineSnapshot(`
       {
-        "C-chain transactions": "3623a24a104ca647",
-        "P-chain address transactions": "42ff47b6b9f2e680",
-        "P-chain transactions": "60ca4d8dc12a2c06",
+        "C-chain transactions": "23ce40ead0812ed9",
+        "P-chain address transactions": "29a220e54c8a3f6e",
+        "P-chain transactions": "dae4e74a6d664a72",
         "X-chain UTXOs": "3cd8d4a6d939f258",
-        "X-chain transactions": "30ac4d809be143d6",
+        "X-chain transactions": "7a4a76d9da5a9fd9",
         "historical rewards": "d14b6f9ef0e7b2a2",
         "pending rewards": "301d0613d738719c",
         "validators": "41bb11d45630d360",

@@ -22,8 +22,8 @@ const TX_FEE = 1_000_000n;
 const SUBNET_FEE = AVAX;
 const MAX_VALIDATOR_WEIGHT = 3_000_000n * AVAX;
 const SUBNET_EVM_VM_ID = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
-/** A non-EVM VM (its genesis is opaque bytes, sent as an encoded string). */
-const CUSTOM_VM_ID = 'qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT';
+/** A non-EVM VM (its genesis is opaque bytes, sent as an encoded string); a cb58 id like every VM id. */
+const CUSTOM_VM_ID = cb58Encode(derive('vm:simulated-custom-vm', 32));
 /** Every other L1 weighs its validators in this unit, so weights above 2^53 occur in every world. */
 const LARGE_WEIGHT_UNIT = 1n << 46n;
 

@@ -112,7 +112,7 @@ describe('hot list pages: exact bytes', () => {
       {
         "C-chain transactions": "23ce40ead0812ed9",
         "P-chain address transactions": "29a220e54c8a3f6e",
-        "P-chain transactions": "dae4e74a6d664a72",
+        "P-chain transactions": "385dfd6f42f99383",
         "X-chain UTXOs": "3cd8d4a6d939f258",
         "X-chain transactions": "7a4a76d9da5a9fd9",
         "historical rewards": "d14b6f9ef0e7b2a2",

@@ -8,7 +8,8 @@ import { AsciiWriter } from './asciiWriter.ts';
  * path (ground truth, fault responses).
  */
 export class JsonSpan {
-  constructor(readonly w: AsciiWriter, readonly start: number, readonly end: number) {}
+  /** value: the item as a lossless client parses it, when JSON.parse of the text would round (see exactJson.ts). */
+  constructor(readonly w: AsciiWriter, readonly start: number, readonly end: number, readonly value?: unknown) {}
 
   get json(): string {
     return this.w.buf.toString('latin1', this.start, this.end);
@@ -183,5 +184,6 @@ function isPlain(o: object): boolean {
 
 /** The parsed value of an item (ground truth hands out objects). */
 export function parsedItem(v: unknown): unknown {
-  return v instanceof JsonSpan ? JSON.parse(v.json) : v;
+  if (!(v instanceof JsonSpan)) return v;
+  return v.value !== undefined ? v.value : JSON.parse(v.json);
 }

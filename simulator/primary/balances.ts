@@ -15,9 +15,11 @@ export function unspentAt(r: UtxoRecord, t: number): boolean {
 }
 
 /** Which balance bucket an unspent UTXO falls in at time t. */
-export function bucketAt(ledger: Ledger, chain: ChainAlias, r: UtxoRecord, t: number): StakingKey | 'atomicMemoryLocked' | 'atomicMemoryUnlocked' {
+export function bucketAt(ledger: Ledger, chain: ChainAlias, r: UtxoRecord, t: number): StakingKey | 'locked' | 'unlocked' | 'atomicMemoryLocked' | 'atomicMemoryUnlocked' {
   const u = r.utxo;
   if (u.createdOnChainId !== ledger.chainId(chain)) return u.platformLocktime > t ? 'atomicMemoryLocked' : 'atomicMemoryUnlocked';
+  // The X-chain has time locks only (XChainBalances: locked, unlocked).
+  if (chain === 'x-chain') return u.platformLocktime > t ? 'locked' : 'unlocked';
   if (u.staked) {
     if ((u.utxoStartTimestamp ?? 0) > t) return 'pendingStaked';
     return u.stakeableLocktime > t ? 'lockedStaked' : 'unlockedStaked';
@@ -28,8 +30,9 @@ export function bucketAt(ledger: Ledger, chain: ChainAlias, r: UtxoRecord, t: nu
 }
 
 /**
- * Balances at time t: sums of the matching UTXOs per bucket and asset. The C-chain only has atomic
- * memory here (its EVM balance is served by the native-balance endpoint).
+ * Balances at time t: sums of the matching UTXOs per bucket and asset. P-chain: the staking keys;
+ * X-chain: locked/unlocked (XChainBalances); the C-chain only has atomic memory here (its EVM
+ * balance is served by the native-balance endpoint).
  */
 export function balancesAt(ledger: Ledger, chain: ChainAlias, addresses: string[], t: number): Record<string, BalanceAmount[] | AtomicBalanceAmount[]> {
   let records: Iterable<UtxoRecord>;
@@ -51,7 +54,8 @@ export function balancesAt(ledger: Ledger, chain: ChainAlias, addresses: string[
     sums.set(key, s);
   }
   const out: Record<string, (BalanceAmount | AtomicBalanceAmount)[]> = {};
-  if (chain !== 'c-chain') for (const k of STAKING_KEYS) out[k] = [];
+  if (chain === 'p-chain') for (const k of STAKING_KEYS) out[k] = [];
+  if (chain === 'x-chain') for (const k of ['locked', 'unlocked']) out[k] = [];
   out.atomicMemoryUnlocked = [];
   out.atomicMemoryLocked = [];
   for (const s of [...sums.values()].sort((a, b) => (a.assetId + (a.shared ?? '') < b.assetId + (b.shared ?? '') ? -1 : 1))) {

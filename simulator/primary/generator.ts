@@ -22,6 +22,10 @@ const TX_FEE = 1_000_000n;
 const SUBNET_FEE = AVAX;
 const MAX_VALIDATOR_WEIGHT = 3_000_000n * AVAX;
 const SUBNET_EVM_VM_ID = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
+/** A non-EVM VM (its genesis is opaque bytes, sent as an encoded string); a cb58 id like every VM id. */
+const CUSTOM_VM_ID = cb58Encode(derive('vm:simulated-custom-vm', 32));
+/** Every other L1 weighs its validators in this unit, so weights above 2^53 occur in every world. */
+const LARGE_WEIGHT_UNIT = 1n << 46n;
 
 export interface GeneratorSize {
   addresses: number;
@@ -49,6 +53,11 @@ export class NetworkGenerator {
   private readonly typesSeen = new Set<string>();
   private readonly builders: Record<string, { chain: ChainAlias; weight: number; build: Builder }>;
   private lastVertexHashes: string[] = [];
+  /**
+   * The X-chain is linearized after this step of the initial history: earlier X-chain transactions
+   * sit in vertices (the non-linear format), later ones in blocks (linear); the DAG stops growing.
+   */
+  readonly xLinearAfterStep: number;
   private l1KeyCounter = 0;
 
   constructor(
@@ -59,6 +68,7 @@ export class NetworkGenerator {
     this.ledger = new Ledger(network, `${seed}:${network}`);
     this.rng = new Rng(seedFrom(`${seed}:${network}:primary`));
     this.stepSec = Math.max(60, Math.floor(HISTORY_SPAN / size.steps));
+    this.xLinearAfterStep = Math.floor(size.steps / 2);
     this.builders = {
       'p:BaseTx': { chain: 'p-chain', weight: 6, build: () => this.baseTx('p-chain') },
       'p:ImportTx': { chain: 'p-chain', weight: 5, build: () => this.importTx('p-chain') },
@@ -69,6 +79,8 @@ export class NetworkGenerator {
       'p:AddPermissionlessDelegatorTx': { chain: 'p-chain', weight: 5, build: () => this.addDelegator('AddPermissionlessDelegatorTx') },
       'p:CreateSubnetTx': { chain: 'p-chain', weight: 0.5, build: () => this.createSubnet() },
       'p:CreateChainTx': { chain: 'p-chain', weight: 0.5, build: () => this.createChain() },
+      // Right after the EVM chain, so a subnet gets its non-EVM chain before it may become an L1.
+      'p:CreateChainTx:custom-vm': { chain: 'p-chain', weight: 0.2, build: () => this.createCustomVmChain() },
       'p:AddSubnetValidatorTx': { chain: 'p-chain', weight: 1, build: () => this.addSubnetValidator() },
       'p:RemoveSubnetValidatorTx': { chain: 'p-chain', weight: 0.3, build: () => this.removeSubnetValidator() },
       'p:TransferSubnetOwnershipTx': { chain: 'p-chain', weight: 0.2, build: () => this.transferSubnetOwnership() },
@@ -116,7 +128,7 @@ export class NetworkGenerator {
       const key = this.rng.weighted(Object.entries(this.builders).map(([k, b]) => [k, b.weight] as const));
       if (this.tryBuild(key)) made++;
     }
-    this.buildVertices(this.ledger.txs['x-chain'].slice(xBefore));
+    if (this.step <= this.xLinearAfterStep) this.buildVertices(this.ledger.txs['x-chain'].slice(xBefore));
   }
 
   /**
@@ -277,7 +289,7 @@ export class NetworkGenerator {
     if (chain === 'c-chain') {
       // C-chain exports spend EVM balance, which has no UTXOs: nothing consumed, the fee is burned.
       const evm = this.rng.pick(this.evmAddresses);
-      return this.ledger.commitTx('c-chain', 'ExportTx', [], [out], { ...fields, burned: TX_FEE, extraAddresses: [evm] });
+      return this.ledger.commitTx('c-chain', 'ExportTx', [], [out], { ...fields, burned: TX_FEE, evmAddress: evm });
     }
     const owner = this.funded(chain, amount + TX_FEE);
     if (!owner) return undefined;
@@ -295,7 +307,7 @@ export class NetworkGenerator {
     if (chain === 'c-chain') {
       // Imported value is credited to an EVM account: nothing is emitted as a UTXO.
       const evm = this.evmAddresses[this.addresses.indexOf(owner)] ?? this.evmAddresses[0];
-      return this.ledger.commitTx('c-chain', 'ImportTx', batch, [], { ...fields, burned: TX_FEE, extraAddresses: [evm] });
+      return this.ledger.commitTx('c-chain', 'ImportTx', batch, [], { ...fields, burned: TX_FEE, evmAddress: evm });
     }
     return this.pay(chain, 'ImportTx', owner, [{ addresses: [owner], amount: total - TX_FEE }], TX_FEE, fields, { preConsumed: batch });
   }
@@ -317,6 +329,7 @@ export class NetworkGenerator {
       return undefined;
     }
     this.customAssets.push(assetId);
+    record.assetCreated = assetId;
     return record;
   }
 
@@ -528,6 +541,21 @@ export class NetworkGenerator {
     return record;
   }
 
+  /** A second chain of a subnet running a non-EVM VM: its genesis is bytes, sent as a hex string. */
+  private createCustomVmChain(): TxRecord | undefined {
+    const subnet = this.subnets.find((s) => s.chains.length === 1 && !s.l1);
+    if (!subnet) return undefined;
+    const chainName = `simvm${this.subnets.indexOf(subnet)}${subnet.chains.length}`;
+    const genesis = toHex(derive(`${this.ledger.seedLabel}:genesis:${chainName}`, 48));
+    const record = this.pay('p-chain', 'CreateChainTx', subnet.owner, [], SUBNET_FEE, {
+      subnetId: subnet.subnetId,
+      blockchainInfo: { chainName, vmId: CUSTOM_VM_ID, genesisData: genesis },
+    });
+    if (!record) return undefined;
+    subnet.chains.push({ blockchainId: record.tx.txHash, chainName });
+    return record;
+  }
+
   private addSubnetValidator(): TxRecord | undefined {
     const subnet = this.subnets.find((s) => !s.l1 && s.chains.length > 0 && this.rng.chance(0.7));
     const primary = this.open.validations.filter((v) => v.subnetId === PRIMARY_NETWORK_ID && v.end > this.now + DAY);
@@ -572,7 +600,7 @@ export class NetworkGenerator {
     return record;
   }
 
-  private newL1Validator(subnetId: string, index: number, weight: number, balance: number): L1Validator {
+  private newL1Validator(subnetId: string, index: number, weight: bigint, balance: bigint): L1Validator {
     const idBytes = derive(`${this.ledger.seedLabel}:l1val:${subnetId}:${index}`, 32);
     const nodeId = nodeIdFromBytes(derive(`${this.ledger.seedLabel}:l1node:${subnetId}:${index}`, 20));
     return {
@@ -588,7 +616,7 @@ export class NetworkGenerator {
     };
   }
 
-  private detail(v: L1Validator, balanceChange: number): L1ValidatorDetail {
+  private detail(v: L1Validator, balanceChange: bigint): L1ValidatorDetail {
     const d: Omit<L1ValidatorDetail, 'blsCredentials'> = {
       validationId: v.validationId,
       validationIdHex: v.validationIdHex,
@@ -606,10 +634,11 @@ export class NetworkGenerator {
     const subnet = this.subnets.find((s) => !s.l1 && s.chains.length > 0);
     if (!subnet || this.subnets.filter((s) => s.l1).length >= this.maxL1s()) return undefined;
     const count = this.rng.int(3, 6);
-    const validators = Array.from({ length: count }, (_, i) => this.newL1Validator(subnet.subnetId, i, this.rng.int(10, 1000) * 100, this.rng.int(1, 10) * 1_000_000_000));
+    const weightUnit = this.subnets.filter((s) => s.l1).length % 2 === 0 ? LARGE_WEIGHT_UNIT : 1n;
+    const validators = Array.from({ length: count }, (_, i) => this.newL1Validator(subnet.subnetId, i, this.l1Weight(weightUnit), BigInt(this.rng.int(1, 10) * 1_000_000_000)));
     const contractAddress = toHex(derive(`${this.ledger.seedLabel}:vmc:${subnet.subnetId}`, 20));
     const managerChainId = subnet.chains[0].blockchainId;
-    const l1Burned = BigInt(validators.reduce((s, v) => s + v.balance, 0));
+    const l1Burned = validators.reduce((s, v) => s + v.balance, 0n);
     const record = this.pay(
       'p-chain',
       'ConvertSubnetToL1Tx',
@@ -625,12 +654,16 @@ export class NetworkGenerator {
       { l1Burned },
     );
     if (!record) return undefined;
-    subnet.l1 = { convertTx: record, managerChainId, contractAddress, validators };
+    subnet.l1 = { convertTx: record, managerChainId, contractAddress, validators, weightUnit };
     for (const v of validators) this.l1ByValidationId.set(v.validationId, v);
     return record;
   }
 
-  private l1Op(pick: (l1s: SubnetRecord[]) => { subnet: SubnetRecord; v?: L1Validator } | undefined, txType: string, change: (subnet: SubnetRecord, v: L1Validator | undefined) => { v: L1Validator; l1Burned: bigint; balanceChange: number } | undefined): TxRecord | undefined {
+  private l1Weight(unit: bigint): bigint {
+    return BigInt(this.rng.int(10, 1000) * 100) * unit;
+  }
+
+  private l1Op(pick: (l1s: SubnetRecord[]) => { subnet: SubnetRecord; v?: L1Validator } | undefined, txType: string, change: (subnet: SubnetRecord, v: L1Validator | undefined) => { v: L1Validator; l1Burned: bigint; balanceChange: bigint } | undefined): TxRecord | undefined {
     const l1s = this.subnets.filter((s) => s.l1);
     if (l1s.length === 0) return undefined;
     const picked = pick(l1s);
@@ -660,26 +693,26 @@ export class NetworkGenerator {
   private registerL1Validator(): TxRecord | undefined {
     const room = (l1s: SubnetRecord[]) => l1s.filter((s) => s.l1!.validators.length < 12);
     return this.l1Op((l1s) => (room(l1s).length > 0 ? { subnet: this.rng.pick(room(l1s)) } : undefined), 'RegisterL1ValidatorTx', (subnet) => {
-      const balance = this.rng.int(1, 5) * 1_000_000_000;
-      const v = this.newL1Validator(subnet.subnetId, subnet.l1!.validators.length, this.rng.int(10, 1000) * 100, balance);
+      const balance = BigInt(this.rng.int(1, 5) * 1_000_000_000);
+      const v = this.newL1Validator(subnet.subnetId, subnet.l1!.validators.length, this.l1Weight(subnet.l1!.weightUnit), balance);
       subnet.l1!.validators.push(v);
       this.l1ByValidationId.set(v.validationId, v);
-      return { v, l1Burned: BigInt(balance), balanceChange: balance };
+      return { v, l1Burned: balance, balanceChange: balance };
     });
   }
 
   private increaseL1Balance(): TxRecord | undefined {
     return this.l1Op((l1s) => this.activeL1(l1s), 'IncreaseL1ValidatorBalanceTx', (_s, v) => {
-      const add = this.rng.int(1, 3) * 1_000_000_000;
+      const add = BigInt(this.rng.int(1, 3) * 1_000_000_000);
       v!.balance += add;
-      return { v: v!, l1Burned: BigInt(add), balanceChange: add };
+      return { v: v!, l1Burned: add, balanceChange: add };
     });
   }
 
   private setL1Weight(): TxRecord | undefined {
-    return this.l1Op((l1s) => this.activeL1(l1s), 'SetL1ValidatorWeightTx', (_s, v) => {
-      v!.weights.push({ height: this.ledger.pChainHeightOfStep(), weight: this.rng.int(10, 1000) * 100 });
-      return { v: v!, l1Burned: 0n, balanceChange: 0 };
+    return this.l1Op((l1s) => this.activeL1(l1s), 'SetL1ValidatorWeightTx', (s, v) => {
+      v!.weights.push({ height: this.ledger.pChainHeightOfStep(), weight: this.l1Weight(s.l1!.weightUnit) });
+      return { v: v!, l1Burned: 0n, balanceChange: 0n };
     });
   }
 
@@ -688,7 +721,7 @@ export class NetworkGenerator {
     const roomy = (l1s: SubnetRecord[]) => l1s.filter((s) => s.l1!.validators.filter((v) => v.disabledAtHeight === undefined).length > 3);
     return this.l1Op((l1s) => (roomy(l1s).length > 0 ? this.activeL1(roomy(l1s)) : undefined), 'DisableL1ValidatorTx', (_s, v) => {
       v!.disabledAtHeight = this.ledger.pChainHeightOfStep();
-      return { v: v!, l1Burned: 0n, balanceChange: 0 };
+      return { v: v!, l1Burned: 0n, balanceChange: 0n };
     });
   }
 
@@ -704,6 +737,7 @@ export class NetworkGenerator {
       const vertexIndex = this.ledger.vertices.length;
       const vertexHash = this.ledger.newId(`vertex:${vertexIndex}`);
       hashes.push(vertexHash);
+      for (const r of group) (r.vertices ??= []).push({ hash: vertexHash, height, timestamp: group[0].tx.blockTimestamp });
       this.ledger.vertices.push({
         vertexHash,
         parentHashes: [...this.lastVertexHashes],

@@ -45,6 +45,12 @@ export interface TxRecord {
   addresses: Set<string>;
   utxoCount: number;
   l1ValidationIds: string[];
+  /** C-chain atomic transactions: the EVM account debited (export) or credited (import). */
+  evmAddress?: string;
+  /** X-chain CreateAssetTx: the asset it created. */
+  assetCreated?: string;
+  /** X-chain transactions before linearization: the vertices that hold them (linear ones have none). */
+  vertices?: { hash: string; height: number; timestamp: number }[];
 }
 
 /**
@@ -172,15 +178,17 @@ export class Ledger {
     txType: string,
     consumed: UtxoRecord[],
     outputs: OutputSpec[],
-    fields: Partial<PnTransaction> & { burned?: bigint; l1Burned?: bigint; extraAddresses?: string[]; l1ValidationIds?: string[] },
+    fields: Partial<PnTransaction> & { burned?: bigint; l1Burned?: bigint; extraAddresses?: string[]; l1ValidationIds?: string[]; evmAddress?: string },
   ): TxRecord {
     const seq = this.seq++;
     const txHash = this.newId(`tx:${chain}:${seq}`);
     const block = this.block(chain);
-    const { burned = 0n, l1Burned = 0n, extraAddresses = [], l1ValidationIds = [], ...rest } = fields;
+    const { burned = 0n, l1Burned = 0n, extraAddresses = [], l1ValidationIds = [], evmAddress, ...rest } = fields;
     for (const r of consumed) {
       r.utxo.consumingTxHash = txHash;
-      r.utxo.consumingBlockNumber = block.number;
+      // A P-chain block number, shown in the PChainUtxo shape: only a P-chain spend has one (an
+      // export's UTXO spent on the X- or C-chain shows the spend's time, not another chain's height).
+      if (chain === 'p-chain') r.utxo.consumingBlockNumber = block.number;
       r.utxo.consumingBlockTimestamp = this.now;
       r.atomic = false;
       this.atomicPending[r.listedOn].delete(r);
@@ -205,7 +213,9 @@ export class Ledger {
     };
     const addresses = new Set<string>(extraAddresses);
     for (const u of [...tx.consumedUtxos, ...tx.emittedUtxos]) for (const a of u.addresses) addresses.add(a);
+    if (evmAddress !== undefined) addresses.add(evmAddress);
     const record: TxRecord = { tx, seq, chain, addresses, utxoCount: consumed.length + emitted.length, l1ValidationIds };
+    if (evmAddress !== undefined) record.evmAddress = evmAddress;
     this.txs[chain].push(record);
     this.txByHash.set(txHash, record);
     return record;

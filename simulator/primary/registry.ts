@@ -48,9 +48,9 @@ export interface L1Validator {
   subnetId: string;
   blsKey: BlsKey;
   /** Weight history by P-chain height; the validator signs with the weight at a height. */
-  weights: { height: number; weight: number }[];
+  weights: { height: number; weight: bigint }[];
   disabledAtHeight?: number;
-  balance: number;
+  balance: bigint;
   /** Simulated liveness: an offline validator never answers signature requests. */
   online: boolean;
 }
@@ -60,5 +60,5 @@ export interface SubnetRecord {
   owner: string;
   createTx: TxRecord;
   chains: { blockchainId: string; chainName: string }[];
-  l1?: { convertTx: TxRecord; managerChainId: string; contractAddress: string; validators: L1Validator[] };
+  l1?: { convertTx: TxRecord; managerChainId: string; contractAddress: string; validators: L1Validator[]; /** Every weight of this L1 is a multiple of it (some L1s weigh above 2^53). */ weightUnit: bigint };
 }

@@ -45,9 +45,10 @@ export interface L1ValidatorDetail {
   validationIdHex: string;
   nodeId: string;
   subnetId: string;
-  weight: number;
-  remainingBalance: number;
-  balanceChange: number;
+  /** uint64 on the wire: bigints, sent as exact JSON integers (see publicShapes.ts). */
+  weight: bigint;
+  remainingBalance: bigint;
+  balanceChange: bigint;
   blsCredentials: BlsCredentials;
 }
 
@@ -79,7 +80,8 @@ export interface PnTransaction {
   stakingTxHash?: string;
   subnetOwnershipInfo?: { locktime: number; threshold: number; addresses: string[] };
   blsCredentials?: BlsCredentials;
-  blockchainInfo?: { chainName: string; vmId: string; genesisData: Record<string, unknown> };
+  /** genesisData: an EVM genesis object for EVM chains, an encoded string for other VMs. */
+  blockchainInfo?: { chainName: string; vmId: string; genesisData: Record<string, unknown> | string };
 }
 
 export interface Vertex {

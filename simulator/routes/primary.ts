@@ -1,4 +1,5 @@
 import { badRequest } from '../http/apiError.ts';
+import { exactSpans } from '../http/exactJson.ts';
 import { JsonItemWriter } from '../http/jsonText.ts';
 import { bigIntParam, boolParam, cb58Id, enumParam, intParam, listParam, nodeId, numberParam, pageSize } from '../http/params.ts';
 import { WEIGHT, type RequestContext, type RouteDef } from '../http/route.ts';
@@ -9,6 +10,7 @@ import { keyedFetch, type SortKey } from '../primary/keyedWalk.ts';
 import { CURRENCIES, listHistoricalRewards, listPendingRewards } from '../primary/rewardQuery.ts';
 import { listTransactions, UTXOS_PER_PAGE_BUDGET } from '../primary/transactionQuery.ts';
 import type { PnTransaction, Vertex } from '../primary/types.ts';
+import { txView, utxoView } from '../primary/publicShapes.ts';
 import { listUtxos } from '../primary/utxoQuery.ts';
 import { listValidators, VALIDATOR_SORTS, validatorSet, writeValidator } from '../primary/validatorQuery.ts';
 import { chainInfo, ordered, parseAddresses, pnChain, pnNetwork, queryAddresses, sortOrder } from './primaryParams.ts';
@@ -60,7 +62,7 @@ function utxoHandler(post: boolean) {
     };
     const { items, keyOf } = ctx.page.memo(() => listUtxos(gen.ledger, chain, filter));
     const page = walk(ctx, size, items, keyOf, order);
-    return { nextPageToken: page.nextPageToken, utxos: page.items, chainInfo: chainInfo(chain, net) };
+    return { nextPageToken: page.nextPageToken, utxos: page.items.map((u) => utxoView(gen.ledger, chain, u)), chainInfo: chainInfo(chain, net) };
   };
 }
 
@@ -118,7 +120,10 @@ const transactions: RouteDef = {
       return true;
     };
     const page = ctx.page.paginate<SortKey | null, PnTransaction>({ pageSize: limit, first: null, fetch: keyedFetch(items, keyOf, order, admit) });
-    return { nextPageToken: page.nextPageToken, transactions: page.items, chainInfo: chainInfo(chain, net) };
+    const views = page.items.map((t) => txView(gen.ledger, chain, records.get(t)!));
+    // L1 validator details hold uint64 values (bigints): such a page is spelled with exact integers.
+    const exact = page.items.some((t) => t.l1ValidatorDetails !== undefined);
+    return { nextPageToken: page.nextPageToken, transactions: exact ? exactSpans(views) : views, chainInfo: chainInfo(chain, net) };
   },
 };
 

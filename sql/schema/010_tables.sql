@@ -653,6 +653,7 @@ CREATE TABLE IF NOT EXISTS "pn_transactions" (
   "blockchain_name"                       VARCHAR,
   "blockchain_vm_id"                      VARCHAR,
   "genesis_data"                          JSON,
+  "genesis_data_text"                     VARCHAR,
   "chain_format"                          VARCHAR,
   "block_height"                          UBIGINT,
   "vertices"                              JSON,
@@ -663,9 +664,11 @@ CREATE TABLE IF NOT EXISTS "pn_transactions" (
   "emitted_utxo_count"                    INTEGER
 );
 COMMENT ON TABLE "pn_transactions" IS 'Primary-network transactions (PrimaryNetworkTransaction). Objects flattened (l1_validator_manager_*, subnet_owner_*, bls_*, blockchain_*); genesis data, X-chain vertices and C-chain evmInputs/evmOutputs/assetCreated as JSON. Lists in child tables: pn_transaction_utxos (consumed/emitted), pn_transaction_amounts (value, burned, staked, L1 balance burned, unlocked, created), pn_l1_validator_details.';
+ALTER TABLE "pn_transactions" ADD COLUMN IF NOT EXISTS "genesis_data_text" VARCHAR;
 COMMENT ON COLUMN "pn_transactions"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transactions"."tx_type" IS 'PrimaryNetworkTxType as sent';
 COMMENT ON COLUMN "pn_transactions"."block_timestamp" IS 'epoch seconds (X-chain: timestamp)';
+COMMENT ON COLUMN "pn_transactions"."block_number" IS 'X-chain linear and C-chain: blockHeight; NULL for non-linear X-chain transactions';
 COMMENT ON COLUMN "pn_transactions"."delegation_fee_percent" IS 'decimal text as sent';
 COMMENT ON COLUMN "pn_transactions"."estimated_reward" IS 'nAVAX';
 COMMENT ON COLUMN "pn_transactions"."subnet_owner_locktime" IS 'subnetOwnershipInfo.locktime';
@@ -673,13 +676,14 @@ COMMENT ON COLUMN "pn_transactions"."subnet_owner_threshold" IS 'subnetOwnership
 COMMENT ON COLUMN "pn_transactions"."subnet_owner_addresses" IS 'subnetOwnershipInfo.addresses';
 COMMENT ON COLUMN "pn_transactions"."blockchain_name" IS 'blockchainInfo.chainName';
 COMMENT ON COLUMN "pn_transactions"."blockchain_vm_id" IS 'blockchainInfo.vmId';
-COMMENT ON COLUMN "pn_transactions"."genesis_data" IS 'blockchainInfo.genesisData (EVM genesis)';
-COMMENT ON COLUMN "pn_transactions"."chain_format" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transactions"."block_height" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transactions"."vertices" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transactions"."evm_inputs" IS 'C-chain atomic variant';
-COMMENT ON COLUMN "pn_transactions"."evm_outputs" IS 'C-chain atomic variant';
-COMMENT ON COLUMN "pn_transactions"."asset_created" IS 'X-chain variant';
+COMMENT ON COLUMN "pn_transactions"."genesis_data" IS 'blockchainInfo.genesisData when it is an object (EVM genesis)';
+COMMENT ON COLUMN "pn_transactions"."genesis_data_text" IS 'blockchainInfo.genesisData when it is a string (encoded genesis of a non-EVM chain), exactly as sent';
+COMMENT ON COLUMN "pn_transactions"."chain_format" IS 'X-chain: linear or non-linear';
+COMMENT ON COLUMN "pn_transactions"."block_height" IS 'X-chain linear / C-chain blockHeight as sent (also in block_number)';
+COMMENT ON COLUMN "pn_transactions"."vertices" IS 'X-chain non-linear: list of {hash, height, timestamp}';
+COMMENT ON COLUMN "pn_transactions"."evm_inputs" IS 'C-chain ExportTx: list of {fromAddress, asset, credentials}';
+COMMENT ON COLUMN "pn_transactions"."evm_outputs" IS 'C-chain ImportTx: list of {toAddress, asset}';
+COMMENT ON COLUMN "pn_transactions"."asset_created" IS 'X-chain CreateAssetTx: XChainAssetDetails';
 COMMENT ON COLUMN "pn_transactions"."consumed_utxo_count" IS 'rows in pn_transaction_utxos with direction consumed';
 COMMENT ON COLUMN "pn_transactions"."emitted_utxo_count" IS 'rows in pn_transaction_utxos with direction emitted';
 
@@ -730,7 +734,7 @@ COMMENT ON COLUMN "pn_transaction_utxos"."blockchain_id" IS 'chain alias as requ
 COMMENT ON COLUMN "pn_transaction_utxos"."direction" IS 'consumed or emitted';
 COMMENT ON COLUMN "pn_transaction_utxos"."item_index" IS 'position in the list';
 COMMENT ON COLUMN "pn_transaction_utxos"."addresses" IS 'owner addresses (LIST)';
-COMMENT ON COLUMN "pn_transaction_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';
+COMMENT ON COLUMN "pn_transaction_utxos"."amount" IS 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount';
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_id" IS 'assetId';
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_name" IS 'asset.name';
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_symbol" IS 'asset.symbol';
@@ -738,17 +742,18 @@ COMMENT ON COLUMN "pn_transaction_utxos"."asset_denomination" IS 'asset.denomina
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_type" IS 'asset.type';
 COMMENT ON COLUMN "pn_transaction_utxos"."asset_amount" IS 'asset.asset_amount';
 COMMENT ON COLUMN "pn_transaction_utxos"."utxo_tx_hash" IS 'Utxo.txHash: the transaction that created the UTXO';
-COMMENT ON COLUMN "pn_transaction_utxos"."block_timestamp" IS 'epoch seconds';
+COMMENT ON COLUMN "pn_transaction_utxos"."block_timestamp" IS 'epoch seconds (X/C-chain: timestamp)';
 COMMENT ON COLUMN "pn_transaction_utxos"."consuming_tx_hash" IS 'NULL while unspent';
+COMMENT ON COLUMN "pn_transaction_utxos"."consuming_block_timestamp" IS 'X/C-chain: consumingTxTimestamp';
 COMMENT ON COLUMN "pn_transaction_utxos"."reward_type" IS 'as sent (VALIDATOR, DELEGATOR, VALIDATOR_FEE, ...)';
 COMMENT ON COLUMN "pn_transaction_utxos"."utxo_type" IS 'as sent (STAKE, TRANSFER, transfer, mint, ...)';
-COMMENT ON COLUMN "pn_transaction_utxos"."creation_tx_hash" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."consuming_tx_timestamp" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."locktime" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."timestamp" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."group_id" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."payload" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_transaction_utxos"."credentials" IS 'X-chain variant: list of {signature, publicKey}';
+COMMENT ON COLUMN "pn_transaction_utxos"."creation_tx_hash" IS 'X/C-chain Utxo as sent (also in tx_hash)';
+COMMENT ON COLUMN "pn_transaction_utxos"."consuming_tx_timestamp" IS 'X/C-chain Utxo as sent (also in consuming_block_timestamp)';
+COMMENT ON COLUMN "pn_transaction_utxos"."locktime" IS 'X/C-chain Utxo: output time lock';
+COMMENT ON COLUMN "pn_transaction_utxos"."timestamp" IS 'X/C-chain Utxo as sent (also in block_timestamp)';
+COMMENT ON COLUMN "pn_transaction_utxos"."group_id" IS 'X/C-chain Utxo';
+COMMENT ON COLUMN "pn_transaction_utxos"."payload" IS 'X/C-chain Utxo';
+COMMENT ON COLUMN "pn_transaction_utxos"."credentials" IS 'X/C-chain Utxo: list of {signature, publicKey}';
 
 -- key: (network, blockchain_id, tx_hash, kind, item_index); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transaction_amounts" (
@@ -780,15 +785,17 @@ CREATE TABLE IF NOT EXISTS "pn_l1_validator_details" (
   "validation_id_hex" VARCHAR,
   "node_id"           VARCHAR,
   "subnet_id"         VARCHAR,
-  "weight"            BIGINT,
+  "weight"            UBIGINT,
   "remaining_balance" HUGEINT,
   "balance_change"    HUGEINT,
   "bls_credentials"   JSON
 );
 COMMENT ON TABLE "pn_l1_validator_details" IS 'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).';
+ALTER TABLE "pn_l1_validator_details" ALTER COLUMN "weight" SET DATA TYPE UBIGINT;
 COMMENT ON COLUMN "pn_l1_validator_details"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
-COMMENT ON COLUMN "pn_l1_validator_details"."remaining_balance" IS 'nAVAX';
-COMMENT ON COLUMN "pn_l1_validator_details"."balance_change" IS 'nAVAX';
+COMMENT ON COLUMN "pn_l1_validator_details"."weight" IS 'uint64, exact (sent as a JSON number, above 2^53 included)';
+COMMENT ON COLUMN "pn_l1_validator_details"."remaining_balance" IS 'nAVAX (uint64, exact)';
+COMMENT ON COLUMN "pn_l1_validator_details"."balance_change" IS 'nAVAX (uint64, exact)';
 
 -- key: (network, blockchain_id, address_set, tx_hash); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_address_transactions" (
@@ -845,25 +852,26 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
 COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed or updated it.';
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
-COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX)';
+COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount';
 COMMENT ON COLUMN "pn_utxos"."asset_id" IS 'assetId';
 COMMENT ON COLUMN "pn_utxos"."asset_name" IS 'asset.name';
 COMMENT ON COLUMN "pn_utxos"."asset_symbol" IS 'asset.symbol';
 COMMENT ON COLUMN "pn_utxos"."asset_denomination" IS 'asset.denomination';
 COMMENT ON COLUMN "pn_utxos"."asset_type" IS 'asset.type';
 COMMENT ON COLUMN "pn_utxos"."asset_amount" IS 'asset.asset_amount';
-COMMENT ON COLUMN "pn_utxos"."tx_hash" IS 'creating transaction';
-COMMENT ON COLUMN "pn_utxos"."block_timestamp" IS 'epoch seconds';
+COMMENT ON COLUMN "pn_utxos"."tx_hash" IS 'creating transaction (X/C-chain: creationTxHash)';
+COMMENT ON COLUMN "pn_utxos"."block_timestamp" IS 'epoch seconds (X/C-chain: timestamp)';
 COMMENT ON COLUMN "pn_utxos"."consuming_tx_hash" IS 'NULL while unspent';
+COMMENT ON COLUMN "pn_utxos"."consuming_block_timestamp" IS 'X/C-chain: consumingTxTimestamp';
 COMMENT ON COLUMN "pn_utxos"."reward_type" IS 'as sent (VALIDATOR, DELEGATOR, VALIDATOR_FEE, ...)';
 COMMENT ON COLUMN "pn_utxos"."utxo_type" IS 'as sent (STAKE, TRANSFER, transfer, mint, ...)';
-COMMENT ON COLUMN "pn_utxos"."creation_tx_hash" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."consuming_tx_timestamp" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."locktime" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."timestamp" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."group_id" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."payload" IS 'X-chain variant';
-COMMENT ON COLUMN "pn_utxos"."credentials" IS 'X-chain variant: list of {signature, publicKey}';
+COMMENT ON COLUMN "pn_utxos"."creation_tx_hash" IS 'X/C-chain Utxo as sent (also in tx_hash)';
+COMMENT ON COLUMN "pn_utxos"."consuming_tx_timestamp" IS 'X/C-chain Utxo as sent (also in consuming_block_timestamp)';
+COMMENT ON COLUMN "pn_utxos"."locktime" IS 'X/C-chain Utxo: output time lock';
+COMMENT ON COLUMN "pn_utxos"."timestamp" IS 'X/C-chain Utxo as sent (also in block_timestamp)';
+COMMENT ON COLUMN "pn_utxos"."group_id" IS 'X/C-chain Utxo';
+COMMENT ON COLUMN "pn_utxos"."payload" IS 'X/C-chain Utxo';
+COMMENT ON COLUMN "pn_utxos"."credentials" IS 'X/C-chain Utxo: list of {signature, publicKey}';
 COMMENT ON COLUMN "pn_utxos"."last_seen_at" IS 'epoch seconds of the run snapshot';
 
 -- key: (network, blockchain_id, address_set, snapshot_at, kind, item_index)

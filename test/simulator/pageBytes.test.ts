@@ -110,17 +110,17 @@ describe('hot list pages: exact bytes', () => {
   it('primary network', async () => {
     expect(await primaryFingerprints(tiny)).toMatchInlineSnapshot(`
       {
-        "C-chain transactions": "d62a9853333accc5",
-        "P-chain address transactions": "2a0f5c6b17b741f1",
-        "P-chain transactions": "6562a16c95b18273",
-        "X-chain UTXOs": "93815fa34cb2523e",
-        "X-chain transactions": "a6056ab2818286c5",
-        "historical rewards": "bc4218fccb3bcc3b",
-        "pending rewards": "4b5e4c054da88d12",
-        "validators": "1d67da1db96798fb",
-        "validators by capacity": "e0d05aeb2c97844f",
-        "validators by uptime": "a2993bbec6e4aa4b",
-        "vertices": "f0e2c7972c3f359f",
+        "C-chain transactions": "23ce40ead0812ed9",
+        "P-chain address transactions": "52f104936077eeec",
+        "P-chain transactions": "a3917fbfef0cf3cb",
+        "X-chain UTXOs": "3cd8d4a6d939f258",
+        "X-chain transactions": "7a4a76d9da5a9fd9",
+        "historical rewards": "d14b6f9ef0e7b2a2",
+        "pending rewards": "301d0613d738719c",
+        "validators": "3fcaa4d7bd2e3bf7",
+        "validators by capacity": "08d9afe858b5aee8",
+        "validators by uptime": "fa7286a8ef40e62e",
+        "vertices": "6695c5c0fb668ef8",
       }
     `);
   });

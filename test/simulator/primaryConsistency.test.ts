@@ -15,7 +15,7 @@ interface U {
   staked: boolean; platformLocktime: number; stakeableLocktime: number; utxoStartTimestamp?: number; rewardType?: string;
 }
 interface T {
-  txHash: string; txType: string; blockTimestamp: number; blockNumber: string; consumedUtxos: U[]; emittedUtxos: U[];
+  txHash: string; txType: string; blockTimestamp: number; blockNumber?: string; consumedUtxos: U[]; emittedUtxos: U[]; chainFormat?: string;
   amountBurned: Amount[]; amountStaked: Amount[]; amountL1ValidatorBalanceBurned: Amount[]; nodeId?: string; startTimestamp?: number; endTimestamp?: number;
   delegationFeePercent?: string; estimatedReward?: string; rewardTxHash?: string; stakingTxHash?: string; blsCredentials?: { publicKey: string; proofOfPossession: string };
   subnetId?: string;
@@ -32,13 +32,56 @@ const utxoLists: Record<string, Map<string, U>> = {};
 
 const truth = async <I>(path: string, query: Record<string, string> = {}) => (await sim.groundTruth('GET', path, query)) as I[];
 
+/**
+ * The fields every chain's UTXO shape carries, under the PChainUtxo names: the generic X/C shape
+ * (creationTxHash, timestamp, locktime, outputIndex as text, amount in asset) is restated, so a
+ * UTXO can be compared across the P-chain transaction that emitted it and the X-chain list.
+ */
+type Raw = Record<string, unknown> & { asset: Amount };
+function canonUtxo(r: Raw): U {
+  const generic = 'creationTxHash' in r;
+  const u = {
+    utxoId: r.utxoId, txHash: generic ? r.creationTxHash : r.txHash, amount: r.asset.amount, assetId: r.asset.assetId, asset: r.asset, addresses: r.addresses,
+    blockTimestamp: generic ? r.timestamp : r.blockTimestamp, consumingTxHash: r.consumingTxHash,
+    consumingBlockTimestamp: generic ? r.consumingTxTimestamp : r.consumingBlockTimestamp, createdOnChainId: r.createdOnChainId, consumedOnChainId: r.consumedOnChainId,
+    platformLocktime: generic ? r.locktime : r.platformLocktime, outputIndex: Number(r.outputIndex), threshold: r.threshold, utxoBytes: r.utxoBytes,
+    // P-chain only: generic UTXOs are never staked.
+    staked: generic ? false : r.staked, stakeableLocktime: generic ? 0 : r.stakeableLocktime, utxoStartTimestamp: r.utxoStartTimestamp, rewardType: r.rewardType,
+    consumingBlockNumber: r.consumingBlockNumber, blockNumber: r.blockNumber,
+  };
+  if (r.amount !== undefined) expect(r.amount).toBe(r.asset.amount);
+  return u as U;
+}
+/** Compares UTXOs on the fields all shapes share. */
+const common = (u: U | undefined) => u && plain({ ...u, staked: undefined, stakeableLocktime: undefined, utxoStartTimestamp: undefined, rewardType: undefined, consumingBlockNumber: undefined, blockNumber: undefined });
+
+/** A transaction of any chain's shape under the PChainTransaction names (X/C: timestamp, blockHeight; burned = unlocked - created). */
+function canonTx(r: Record<string, unknown>): T {
+  const t = r as unknown as T & { timestamp?: number; blockHeight?: number; amountUnlocked?: Amount[]; amountCreated?: Amount[] };
+  const burned = t.amountBurned ?? (t.amountUnlocked ?? []).flatMap((a) => {
+    const created = (t.amountCreated ?? []).find((c) => c.assetId === a.assetId);
+    const diff = BigInt(a.amount) - BigInt(created?.amount ?? 0);
+    return diff > 0n ? [{ assetId: a.assetId, amount: diff.toString() }] : [];
+  });
+  return {
+    ...t,
+    blockTimestamp: t.blockTimestamp ?? t.timestamp!,
+    blockNumber: t.blockNumber ?? (t.blockHeight === undefined ? undefined : String(t.blockHeight)),
+    consumedUtxos: ((t.consumedUtxos ?? []) as unknown as Raw[]).map(canonUtxo),
+    emittedUtxos: ((t.emittedUtxos ?? []) as unknown as Raw[]).map(canonUtxo),
+    amountBurned: burned,
+    amountStaked: t.amountStaked ?? [],
+    amountL1ValidatorBalanceBurned: t.amountL1ValidatorBalanceBurned ?? [],
+  };
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ seed: 33, size: 'tiny' });
   pn = (sim.world.describe().primary as Record<string, PnDescription>).mainnet;
   for (const c of CHAINS) {
-    txs[c] = await truth<T>(`${N}/blockchains/${c}/transactions`, { sortOrder: 'asc' });
+    txs[c] = (await truth<Record<string, unknown>>(`${N}/blockchains/${c}/transactions`, { sortOrder: 'asc' })).map(canonTx);
     utxoLists[c] = new Map();
-    for (const a of pn.addresses) for (const u of await truth<U>(`${N}/blockchains/${c}/utxos`, { addresses: a, includeSpent: 'true' })) utxoLists[c].set(u.utxoId, u);
+    for (const a of pn.addresses) for (const u of await truth<Raw>(`${N}/blockchains/${c}/utxos`, { addresses: a, includeSpent: 'true' })) utxoLists[c].set(String(u.utxoId), canonUtxo(u));
   }
 });
 afterAll(async () => {
@@ -56,7 +99,10 @@ describe('UTXOs and transactions', () => {
         for (const u of t.emittedUtxos) {
           expect(u.txHash).toBe(t.txHash);
           expect(u.blockTimestamp).toBe(t.blockTimestamp);
-          expect(plain(utxoLists[chainOfId(u.consumedOnChainId)].get(u.utxoId))).toEqual(plain(u));
+          const listed = utxoLists[chainOfId(u.consumedOnChainId)].get(u.utxoId);
+          // Same shape (same chain): every field; across shapes: the fields both carry.
+          if (c === chainOfId(u.consumedOnChainId)) expect(plain(listed)).toEqual(plain(u));
+          else expect(common(listed)).toEqual(common(u));
           checked++;
         }
       }
@@ -72,7 +118,7 @@ describe('UTXOs and transactions', () => {
       for (const t of txs[c]) {
         for (const u of t.consumedUtxos) {
           expect(u.consumingTxHash).toBe(t.txHash);
-          expect(u.consumingBlockNumber).toBe(t.blockNumber);
+          if (c === 'p-chain') expect(u.consumingBlockNumber).toBe(t.blockNumber);
           expect(u.consumingBlockTimestamp).toBe(t.blockTimestamp);
           expect(emittedBy.get(u.utxoId)!.blockTimestamp).toBeLessThanOrEqual(t.blockTimestamp);
           consumed++;
@@ -133,6 +179,7 @@ describe('balances', () => {
       if (!u.addresses.includes(address) || u.blockTimestamp > t || (u.consumingBlockTimestamp !== undefined && u.consumingBlockTimestamp <= t)) continue;
       let bucket: string;
       if (u.createdOnChainId !== pn.chainIds[chain]) bucket = u.platformLocktime > t ? 'atomicMemoryLocked' : 'atomicMemoryUnlocked';
+      else if (chain === 'x-chain') bucket = u.platformLocktime > t ? 'locked' : 'unlocked';
       else if (u.staked) bucket = (u.utxoStartTimestamp ?? 0) > t ? 'pendingStaked' : u.stakeableLocktime > t ? 'lockedStaked' : 'unlockedStaked';
       else bucket = u.platformLocktime > t ? 'lockedPlatform' : u.stakeableLocktime > t ? 'lockedStakeable' : 'unlockedUnstaked';
       const key = bucket.startsWith('atomic') ? `${u.assetId}|${u.createdOnChainId}` : u.assetId;
@@ -161,11 +208,12 @@ describe('balances', () => {
             if (entries.length > 0) seen.add(bucket);
           }
           if (chain === 'c-chain') expect(Object.keys(balances).sort()).toEqual(['atomicMemoryLocked', 'atomicMemoryUnlocked']);
+          if (chain === 'x-chain') expect(Object.keys(balances).sort()).toEqual(['atomicMemoryLocked', 'atomicMemoryUnlocked', 'locked', 'unlocked']);
         }
       }
     }
     // The world exercises the buckets, not just unlocked funds.
-    for (const b of ['unlockedUnstaked', 'unlockedStaked', 'lockedStakeable', 'atomicMemoryUnlocked']) expect(seen).toContain(b);
+    for (const b of ['unlockedUnstaked', 'unlockedStaked', 'lockedStakeable', 'atomicMemoryUnlocked', 'unlocked']) expect(seen).toContain(b);
   });
 });
 
@@ -272,7 +320,7 @@ describe('validators and rewards', () => {
 });
 
 describe('vertices', () => {
-  it('list every X-chain transaction once; heights, indexes and parents are consistent', async () => {
+  it('list every non-linear X-chain transaction once (the linear ones are in blocks); heights, indexes and parents are consistent', async () => {
     type X = { vertexHash: string; parentHashes: string[]; vertexHeight: number; vertexIndex: number; txCount: number; transactions: string[] };
     const { items } = await walk(sim.baseUrl, `${N}/blockchains/x-chain/vertices`, 'vertices', { pageSize: 100 });
     const vs = (items as X[]).reverse();
@@ -283,7 +331,16 @@ describe('vertices', () => {
       const previous = vs.filter((p) => p.vertexHeight === v.vertexHeight - 1).map((p) => p.vertexHash);
       expect(v.parentHashes).toEqual(previous);
     });
-    expect(vs.flatMap((v) => v.transactions)).toEqual(txs['x-chain'].map((t) => t.txHash));
+    const nonLinear = txs['x-chain'].filter((t) => t.chainFormat === 'non-linear');
+    expect(nonLinear.length).toBeGreaterThan(0);
+    expect(txs['x-chain'].length).toBeGreaterThan(nonLinear.length);
+    // The DAG is the X-chain's history up to linearization: every non-linear transaction comes first.
+    expect(txs['x-chain'].slice(0, nonLinear.length)).toEqual(nonLinear);
+    expect(vs.flatMap((v) => v.transactions)).toEqual(nonLinear.map((t) => t.txHash));
+    for (const t of nonLinear) {
+      const vertices = (t as T & { vertices: { hash: string; height: number }[] }).vertices;
+      expect(vertices.map((v) => [v.hash, v.height])).toEqual(vs.filter((v) => v.transactions.includes(t.txHash)).map((v) => [v.vertexHash, v.vertexHeight]));
+    }
     const h = vs.find((v, i) => i > 0 && vs[i - 1].vertexHeight === v.vertexHeight)!.vertexHeight;
     const atHeight = await truth<X>(`${N}/blockchains/x-chain/vertices:listByHeight`, { vertexHeight: String(h) });
     expect(atHeight.map((v) => v.vertexHash)).toEqual(vs.filter((v) => v.vertexHeight === h).map((v) => v.vertexHash));
@@ -302,12 +359,13 @@ describe('determinism and growth', () => {
     expect(c.ledger.txs['p-chain'][5].tx.txHash).not.toBe(a.ledger.txs['p-chain'][5].tx.txHash);
   });
 
-  it('advance appends transactions, UTXOs and vertices; a descending walk in progress neither skips nor repeats', async () => {
+  it('advance appends transactions and UTXOs (X-chain ones linear, the DAG unchanged); a descending walk in progress neither skips nor repeats', async () => {
     const path = `${N}/blockchains/p-chain/transactions`;
     const before = await truth<T>(path);
     const first = await getJson(`${sim.baseUrl}${path}?pageSize=5`);
     const token = first.body.nextPageToken as string;
     const verticesBefore = (await truth<unknown>(`${N}/blockchains/x-chain/vertices`)).length;
+    const xBefore = (await truth<T>(`${N}/blockchains/x-chain/transactions`)).length;
     sim.advance(30);
     const rest = await walk(sim.baseUrl, path, 'transactions', { pageSize: 5 }, {}, token);
     const walked = [...(first.body.transactions as T[]), ...(rest.items as T[])].map((t) => t.txHash);
@@ -315,11 +373,14 @@ describe('determinism and growth', () => {
     const after = await truth<T>(path);
     expect(after.length).toBeGreaterThan(before.length);
     expect(after.slice(after.length - before.length).map((t) => t.txHash)).toEqual(before.map((t) => t.txHash));
-    expect((await truth<unknown>(`${N}/blockchains/x-chain/vertices`)).length).toBeGreaterThan(verticesBefore);
+    expect((await truth<unknown>(`${N}/blockchains/x-chain/vertices`)).length).toBe(verticesBefore);
+    const xAfter = await truth<T>(`${N}/blockchains/x-chain/transactions`);
+    expect(xAfter.length).toBeGreaterThan(xBefore);
+    expect(new Set(xAfter.slice(0, xAfter.length - xBefore).map((t) => t.chainFormat))).toEqual(new Set(['linear']));
     // New transactions' outputs are listed like the old ones'.
     const fresh = after.slice(0, after.length - before.length).find((t) => t.emittedUtxos.length > 0)!;
-    const u = fresh.emittedUtxos[0];
-    const listed = await truth<U>(`${N}/blockchains/${chainOfId(u.consumedOnChainId)}/utxos`, { addresses: u.addresses[0], includeSpent: 'true' });
-    expect(plain(listed.find((x) => x.utxoId === u.utxoId))).toEqual(plain(u));
+    const u = canonUtxo(fresh.emittedUtxos[0] as unknown as Raw);
+    const listed = await truth<Raw>(`${N}/blockchains/${chainOfId(u.consumedOnChainId)}/utxos`, { addresses: u.addresses[0], includeSpent: 'true' });
+    expect(common(canonUtxo(listed.find((x) => x.utxoId === u.utxoId)!))).toEqual(common(u));
   });
 });

@@ -45,6 +45,30 @@ export const utxo = z.strictObject({
   utxoType: z.enum(['STAKE', 'TRANSFER']),
 });
 
+/** X- and C-chain UTXOs: the generic Utxo shape (SDK `Utxo`). */
+export const genericUtxo = z.strictObject({
+  addresses: z.array(bareAddress).min(1),
+  asset: assetAmount,
+  consumedOnChainId: cb58,
+  consumingTxHash: cb58.optional(),
+  createdOnChainId: cb58,
+  utxoId: cb58,
+  utxoBytes: hex,
+  consumingTxTimestamp: z.number().int().optional(),
+  creationTxHash: cb58,
+  credentials: z.array(z.strictObject({ signature: hex, publicKey: hex })).optional(),
+  groupId: z.number().int().optional(),
+  locktime: z.number().int(),
+  outputIndex: z.string().regex(/^\d+$/),
+  payload: hex.optional(),
+  threshold: z.number().int(),
+  timestamp: z.number().int(),
+  utxoType: z.enum(['transfer', 'mint']),
+});
+
+/** uint64 as a lossless reader returns it: a number up to 2^53, the digits beyond. */
+const uint64 = z.union([z.number().int().min(0), decimal]);
+
 const bls = z.strictObject({ publicKey: z.string().regex(/^0x[0-9a-f]{96}$/), proofOfPossession: z.string().regex(/^0x[0-9a-f]{192}$/) });
 
 export const transaction = z.strictObject({
@@ -74,9 +98,9 @@ export const transaction = z.strictObject({
         validationIdHex: z.string().regex(/^0x[0-9a-f]{64}$/),
         nodeId: nodeIdRe,
         subnetId: cb58,
-        weight: z.number().int(),
-        remainingBalance: z.number().int(),
-        balanceChange: z.number().int(),
+        weight: uint64,
+        remainingBalance: uint64,
+        balanceChange: uint64,
         blsCredentials: bls,
       }),
     )
@@ -88,8 +112,52 @@ export const transaction = z.strictObject({
   stakingTxHash: cb58.optional(),
   subnetOwnershipInfo: z.strictObject({ locktime: z.number().int(), threshold: z.number().int(), addresses: z.array(bareAddress) }).optional(),
   blsCredentials: bls.optional(),
-  blockchainInfo: z.strictObject({ chainName: z.string(), vmId: cb58, genesisData: z.record(z.string(), z.unknown()) }).optional(),
+  blockchainInfo: z.strictObject({ chainName: z.string(), vmId: cb58, genesisData: z.union([z.record(z.string(), z.unknown()), hex]) }).optional(),
 });
+
+const xCommon = {
+  txHash: cb58,
+  timestamp: z.number().int(),
+  txType: z.enum(['BaseTx', 'CreateAssetTx', 'OperationTx', 'ImportTx', 'ExportTx']),
+  memo: z.string(),
+  consumedUtxos: z.array(genericUtxo),
+  emittedUtxos: z.array(genericUtxo),
+  amountUnlocked: z.array(assetAmount),
+  amountCreated: z.array(assetAmount),
+  sourceChain: cb58.optional(),
+  destinationChain: cb58.optional(),
+  assetCreated: assetAmount.omit({ amount: true }).extend({ createdAtTimestamp: z.number().int(), cap: z.enum(['fixed', 'variable']) }).strict().optional(),
+};
+
+/** X-chain transactions: linear (in a block) or non-linear (in vertices, before linearization). */
+export const xTransaction = z.union([
+  z.strictObject({ ...xCommon, chainFormat: z.literal('linear'), blockHeight: z.number().int().min(0), blockHash: cb58 }),
+  z.strictObject({ ...xCommon, chainFormat: z.literal('non-linear'), vertices: z.array(z.strictObject({ hash: cb58, height: z.number().int().min(0), timestamp: z.number().int() })).min(1) }),
+]);
+
+const cCommon = {
+  txHash: cb58,
+  blockHeight: z.number().int().min(0),
+  blockHash: cb58,
+  timestamp: z.number().int(),
+  memo: z.string(),
+  amountUnlocked: z.array(assetAmount),
+  amountCreated: z.array(assetAmount),
+  sourceChain: cb58,
+  destinationChain: cb58,
+};
+const evmAddress = z.string().regex(/^0x[0-9a-f]{40}$/);
+
+/** C-chain atomic transactions. */
+export const cTransaction = z.union([
+  z.strictObject({
+    ...cCommon,
+    txType: z.literal('ExportTx'),
+    evmInputs: z.array(z.strictObject({ fromAddress: evmAddress, asset: assetAmount, credentials: z.array(z.strictObject({ signature: hex, publicKey: hex })) })).min(1),
+    emittedUtxos: z.array(genericUtxo),
+  }),
+  z.strictObject({ ...cCommon, txType: z.literal('ImportTx'), evmOutputs: z.array(z.strictObject({ toAddress: evmAddress, asset: assetAmount })).min(1), consumedUtxos: z.array(genericUtxo) }),
+]);
 
 const balanceAmount = assetAmount.extend({ utxoCount: z.number().int() });
 const atomicAmount = balanceAmount.extend({ sharedWithChainId: cb58, status: z.string() });
@@ -101,6 +169,12 @@ export const pBalances = z.strictObject({
   lockedStakeable: z.array(balanceAmount),
   lockedStaked: z.array(balanceAmount),
   pendingStaked: z.array(balanceAmount),
+  atomicMemoryUnlocked: z.array(atomicAmount),
+  atomicMemoryLocked: z.array(atomicAmount),
+});
+export const xBalances = z.strictObject({
+  locked: z.array(balanceAmount),
+  unlocked: z.array(balanceAmount),
   atomicMemoryUnlocked: z.array(atomicAmount),
   atomicMemoryLocked: z.array(atomicAmount),
 });

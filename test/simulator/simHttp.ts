@@ -1,4 +1,9 @@
-/** Small HTTP helpers for simulator tests: real requests over loopback with global fetch. */
+import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
+
+/**
+ * Small HTTP helpers for simulator tests: real requests over loopback with global fetch. Bodies are
+ * parsed losslessly (integers above 2^53 as their digits), as ground truth hands them out.
+ */
 
 export interface JsonResponse {
   status: number;
@@ -12,7 +17,7 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   const text = await res.text();
   let body: Record<string, unknown> = {};
   try {
-    body = JSON.parse(text) as Record<string, unknown>;
+    body = parseJsonLossless(text) as Record<string, unknown>;
   } catch {
     // Left empty: truncated-body faults produce invalid JSON on purpose.
   }

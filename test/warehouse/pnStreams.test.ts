@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
+import { utxoBalanceFindings } from '../../activities/verify/utxoBalances.ts';
+import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { drain, drainAll, sorted, startHarness, truth, type Harness } from './harness.ts';
 
 /**
@@ -58,13 +60,40 @@ describe('primary-network streams against ground truth', () => {
           chain,
           t.txHash,
         ]);
-        expect(emitted.map((u) => `${String(u.utxo_id)}=${text(u.amount)}`)).toEqual(((t.emittedUtxos as { utxoId: string; amount?: string }[] | undefined) ?? []).map((u) => `${u.utxoId}=${text(u.amount)}`));
+        // X/C-chain UTXOs (generic shape) carry the amount only in asset.amount: it lands in the same column.
+        expect(emitted.map((u) => `${String(u.utxo_id)}=${text(u.amount)}`)).toEqual(
+          ((t.emittedUtxos as { utxoId: string; amount?: string; asset: { amount: string } }[] | undefined) ?? []).map((u) => `${u.utxoId}=${text(u.amount ?? u.asset.amount)}`),
+        );
         const burned = await q("SELECT amount::VARCHAR AS amount FROM pn_transaction_amounts WHERE network = $1 AND blockchain_id = $2 AND tx_hash = $3 AND kind = 'amount_burned' ORDER BY item_index", [NET, chain, t.txHash]);
         expect(burned.map((a) => a.amount)).toEqual(((t.amountBurned as { amount: string }[] | undefined) ?? []).map((a) => text(a.amount)));
       }
       const [{ n }] = await q('SELECT count(*) AS n FROM pn_transactions WHERE network = $1 AND blockchain_id = $2', [NET, chain]);
       expect(Number(n)).toBeGreaterThanOrEqual(expected.length);
     }
+  });
+
+  it('X-chain transactions of both formats and C-chain atomic transactions land with their time, block and variant fields', async () => {
+    const x = await q(
+      "SELECT chain_format, count(*) AS n, count(block_timestamp) AS ts, count(block_number) AS bn, count(vertices) AS vs FROM pn_transactions WHERE network = $1 AND blockchain_id = 'x-chain' GROUP BY ALL ORDER BY 1",
+      [NET],
+    );
+    expect(x.map((r) => r.chain_format)).toEqual(['linear', 'non-linear']);
+    for (const r of x) expect(r.ts).toBe(r.n);
+    const [linear, nonLinear] = x;
+    expect([linear.bn, linear.vs]).toEqual([linear.n, 0n]);
+    expect([nonLinear.bn, nonLinear.vs]).toEqual([0n, nonLinear.n]);
+    const c = await q(
+      "SELECT tx_type, count(*) AS n, count(block_number) AS bn, count(evm_inputs) AS ins, count(evm_outputs) AS outs FROM pn_transactions WHERE network = $1 AND blockchain_id = 'c-chain' GROUP BY ALL ORDER BY 1",
+      [NET],
+    );
+    expect(c.map((r) => [r.tx_type, r.bn === r.n, Number(r.ins) > 0, Number(r.outs) > 0])).toEqual([
+      ['ExportTx', true, true, false],
+      ['ImportTx', true, false, true],
+    ]);
+    const [{ missing }] = await q(
+      "SELECT count(*) AS missing FROM pn_utxos WHERE blockchain_id IN ('x-chain', 'c-chain') AND (amount IS NULL OR tx_hash IS NULL OR block_timestamp IS NULL OR output_index IS NULL OR asset_id IS NULL)",
+    );
+    expect(missing).toBe(0n);
   });
 
   it('pn.transactions per address set: the link table matches the address list', async () => {
@@ -84,7 +113,7 @@ describe('primary-network streams against ground truth', () => {
       for (const u of expected) {
         const r = byId.get(u.utxoId);
         expect(r, String(u.utxoId)).toBeDefined();
-        expect(r!.amount).toBe(text(u.amount));
+        expect(r!.amount).toBe(text(u.amount ?? (u.asset as { amount: string }).amount));
         expect(r!.consuming_tx_hash ?? null).toBe(u.consumingTxHash ?? null);
         expect(r!.addresses).toEqual(u.addresses ?? null);
       }
@@ -101,6 +130,14 @@ describe('primary-network streams against ground truth', () => {
       const rows = await q('SELECT kind, asset_id, amount::VARCHAR AS amount FROM pn_balances WHERE network = $1 AND blockchain_id = $2 AND snapshot_at = $3', [NET, chain, SNAPSHOT]);
       expect(sorted(rows.map((r) => `${String(r.kind)}/${String(r.asset_id)}=${String(r.amount)}`)), chain).toEqual(sorted(want));
     }
+  });
+
+  it("verify's UTXO/balance check holds on every chain, X and C included (their generic UTXOs carry amounts)", async () => {
+    const rows = await q(sqlFile('verify/utxoBalances.sql'));
+    for (const chain of CHAINS) expect(rows.filter((r) => r.blockchain_id === chain && BigInt(String(r.balance)) > 0n).length, chain).toBeGreaterThan(0);
+    expect(rows.filter((r) => String(r.balance) !== String(r.from_utxos))).toEqual([]);
+    const [finding] = await utxoBalanceFindings(h.warehouse);
+    expect(finding.ok, finding.detail).toBe(true);
   });
 
   it('pn.validators: every validation (every uptime), stake exact, per-status fields, status history opened', async () => {

@@ -70,6 +70,35 @@ describe('warehouse schema', () => {
     expect(files.map((f) => f.file)).toEqual(readdirSync(new URL('../../sql/schema/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort());
   });
 
+  it('a warehouse of the schema before the primary-network variants migrates at open and keeps its rows', async () => {
+    // The earlier tables: no genesis_data_text, a BIGINT L1 weight (today's DDL with those undone).
+    const ddl = readFileSync(new URL('../../sql/schema/010_tables.sql', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !line.includes('genesis_data_text') && !/^(ALTER|UPDATE)\b/.test(line))
+      .join('\n')
+      .replace(/("weight"\s+)UBIGINT/, '$1BIGINT');
+    expect(ddl).toMatch(/"weight"\s+BIGINT/);
+    const file = join(dir, 'old.duckdb');
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const db = await DuckDBInstance.create(file);
+    const c = await db.connect();
+    await c.run(ddl);
+    await c.run("INSERT INTO pn_l1_validator_details (network, blockchain_id, tx_hash, item_index, weight) VALUES ('mainnet', 'p-chain', 't', 0, 5)");
+    c.closeSync();
+    db.closeSync();
+    const old = await openWarehouse(file);
+    try {
+      const types = await old.query("SELECT table_name, column_name, data_type FROM information_schema.columns WHERE (table_name, column_name) IN (('pn_transactions', 'genesis_data_text'), ('pn_l1_validator_details', 'weight')) ORDER BY 1");
+      expect(types.map((t) => [t.table_name, t.column_name, t.data_type])).toEqual([
+        ['pn_l1_validator_details', 'weight', 'UBIGINT'],
+        ['pn_transactions', 'genesis_data_text', 'VARCHAR'],
+      ]);
+      expect(await old.query('SELECT weight FROM pn_l1_validator_details')).toEqual([{ weight: 5n }]);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('views and example queries run', async () => {
     const views = await wh.query("SELECT view_name FROM duckdb_views() WHERE NOT internal AND view_name LIKE 'v_%'");
     expect(views.length).toBeGreaterThanOrEqual(8);

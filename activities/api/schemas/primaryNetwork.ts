@@ -32,7 +32,7 @@ export const Utxo = z.looseObject({
   utxoStartTimestamp: opt(integer),
   /** P-chain: STAKE/TRANSFER; X-chain: lowercase (transfer, mint, ...). Stored as sent. */
   utxoType: opt(enumString),
-  // X-chain variant fields.
+  // Generic Utxo (X- and C-chain) fields; the row mapping fills the P-chain columns from them too.
   creationTxHash: opt(z.string()),
   consumingTxTimestamp: opt(integer),
   locktime: opt(integer),
@@ -48,9 +48,10 @@ export const L1ValidatorDetail = z.looseObject({
   validationIdHex: opt(z.string()),
   nodeId: opt(z.string()),
   subnetId: opt(z.string()),
-  weight: opt(integer),
-  remainingBalance: opt(integer),
-  balanceChange: opt(integer),
+  // uint64 sent as JSON numbers, above 2^53 included: the lossless parse hands those over as text.
+  weight: opt(decimal),
+  remainingBalance: opt(decimal),
+  balanceChange: opt(decimal),
   blsCredentials: opt(z.looseObject({})),
 });
 export type L1ValidatorDetail = z.infer<typeof L1ValidatorDetail>;
@@ -126,17 +127,18 @@ export const PrimaryNetworkTransaction = z.looseObject({
   stakingTxHash: opt(z.string()),
   subnetOwnershipInfo: opt(z.looseObject({ locktime: opt(integer), threshold: opt(integer), addresses: opt(strings) })),
   blsCredentials: opt(BlsCredentials),
-  blockchainInfo: opt(z.looseObject({ chainName: opt(z.string()), vmId: opt(z.string()), genesisData: opt(GenesisData) })),
+  /** genesisData: an EVM genesis object, or an encoded string for a chain of another VM. */
+  blockchainInfo: opt(z.looseObject({ chainName: opt(z.string()), vmId: opt(z.string()), genesisData: opt(z.union([GenesisData, z.string()])) })),
   // X-chain (linear and non-linear) and C-chain atomic variant fields.
   chainFormat: opt(z.string()),
   timestamp: opt(integer),
   blockHeight: opt(decimal),
-  vertices: opt(z.array(z.unknown())),
+  vertices: opt(z.array(z.looseObject({ hash: opt(z.string()), height: opt(integer), timestamp: opt(integer) }))),
   amountUnlocked: opt(z.array(AssetAmount)),
   amountCreated: opt(z.array(AssetAmount)),
   assetCreated: opt(z.looseObject({})),
-  evmInputs: opt(z.array(z.looseObject({}))),
-  evmOutputs: opt(z.array(z.looseObject({}))),
+  evmInputs: opt(z.array(z.looseObject({ fromAddress: opt(z.string()), asset: opt(AssetAmount) }))),
+  evmOutputs: opt(z.array(z.looseObject({ toAddress: opt(z.string()), asset: opt(AssetAmount) }))),
 });
 export type PrimaryNetworkTransaction = z.infer<typeof PrimaryNetworkTransaction>;
 

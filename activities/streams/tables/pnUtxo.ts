@@ -3,25 +3,30 @@ import type { ColumnDef, Row } from '../../warehouse/tableDef.ts';
 import { assetAmount, col } from '../columns.ts';
 import { bool, huge, int, i64, json, str, strs, u64 } from '../values.ts';
 
-/** Every Utxo field (P-, X- and C-chain variants); `asset` flattened to asset_*; credentials as JSON. */
+/**
+ * Every Utxo field (P-, X- and C-chain variants); `asset` flattened to asset_*; credentials as JSON.
+ * The generic X/C shape (creationTxHash, timestamp, consumingTxTimestamp, outputIndex as text,
+ * amount only in asset.amount) fills the same amount / asset_id / tx_hash / block_timestamp /
+ * consuming_block_timestamp / output_index columns as PChainUtxo, and keeps its own fields as sent.
+ */
 export const utxoColumns: ColumnDef[] = [
   col('utxo_id', 'VARCHAR'),
   col('addresses', 'VARCHAR[]', 'owner addresses (LIST)'),
-  col('amount', 'HUGEINT', 'smallest unit (nAVAX for AVAX)'),
+  col('amount', 'HUGEINT', 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount'),
   col('asset_id', 'VARCHAR', 'assetId'),
   // The nested `asset` (AssetAmount) as asset_name, asset_symbol, ... (its assetId is asset_id above).
   ...assetAmount('asset_')
     .filter((c) => c.name !== 'asset_asset_id')
     .map((c) => ({ ...c, name: c.name.replace('asset_asset_', 'asset_'), comment: `asset.${c.name.replace('asset_asset_', '')}` })),
-  col('tx_hash', 'VARCHAR', 'creating transaction'),
+  col('tx_hash', 'VARCHAR', 'creating transaction (X/C-chain: creationTxHash)'),
   col('output_index', 'INTEGER'),
   col('block_number', 'UBIGINT'),
-  col('block_timestamp', 'BIGINT', 'epoch seconds'),
+  col('block_timestamp', 'BIGINT', 'epoch seconds (X/C-chain: timestamp)'),
   col('created_on_chain_id', 'VARCHAR'),
   col('consumed_on_chain_id', 'VARCHAR'),
   col('consuming_tx_hash', 'VARCHAR', 'NULL while unspent'),
   col('consuming_block_number', 'UBIGINT'),
-  col('consuming_block_timestamp', 'BIGINT'),
+  col('consuming_block_timestamp', 'BIGINT', 'X/C-chain: consumingTxTimestamp'),
   col('utxo_bytes', 'VARCHAR'),
   col('platform_locktime', 'BIGINT'),
   col('stakeable_locktime', 'BIGINT'),
@@ -31,13 +36,13 @@ export const utxoColumns: ColumnDef[] = [
   col('utxo_type', 'VARCHAR', 'as sent (STAKE, TRANSFER, transfer, mint, ...)'),
   col('utxo_start_timestamp', 'BIGINT'),
   col('utxo_end_timestamp', 'BIGINT'),
-  col('creation_tx_hash', 'VARCHAR', 'X-chain variant'),
-  col('consuming_tx_timestamp', 'BIGINT', 'X-chain variant'),
-  col('locktime', 'BIGINT', 'X-chain variant'),
-  col('timestamp', 'BIGINT', 'X-chain variant'),
-  col('group_id', 'INTEGER', 'X-chain variant'),
-  col('payload', 'VARCHAR', 'X-chain variant'),
-  col('credentials', 'JSON', 'X-chain variant: list of {signature, publicKey}'),
+  col('creation_tx_hash', 'VARCHAR', 'X/C-chain Utxo as sent (also in tx_hash)'),
+  col('consuming_tx_timestamp', 'BIGINT', 'X/C-chain Utxo as sent (also in consuming_block_timestamp)'),
+  col('locktime', 'BIGINT', 'X/C-chain Utxo: output time lock'),
+  col('timestamp', 'BIGINT', 'X/C-chain Utxo as sent (also in block_timestamp)'),
+  col('group_id', 'INTEGER', 'X/C-chain Utxo'),
+  col('payload', 'VARCHAR', 'X/C-chain Utxo'),
+  col('credentials', 'JSON', 'X/C-chain Utxo: list of {signature, publicKey}'),
 ];
 
 /**
@@ -48,7 +53,7 @@ export function utxoRow(u: Utxo, txHashColumn = 'tx_hash'): Row {
   const row: Row = {
     utxo_id: u.utxoId,
     addresses: strs(u.addresses),
-    amount: huge(u.amount),
+    amount: huge(u.amount ?? u.asset?.amount),
     asset_id: str(u.assetId ?? u.asset?.assetId),
     asset_name: str(u.asset?.name),
     asset_symbol: str(u.asset?.symbol),
@@ -57,12 +62,12 @@ export function utxoRow(u: Utxo, txHashColumn = 'tx_hash'): Row {
     asset_amount: huge(u.asset?.amount),
     output_index: int(u.outputIndex),
     block_number: u64(u.blockNumber),
-    block_timestamp: i64(u.blockTimestamp),
+    block_timestamp: i64(u.blockTimestamp ?? u.timestamp),
     created_on_chain_id: str(u.createdOnChainId),
     consumed_on_chain_id: str(u.consumedOnChainId),
     consuming_tx_hash: str(u.consumingTxHash),
     consuming_block_number: u64(u.consumingBlockNumber),
-    consuming_block_timestamp: i64(u.consumingBlockTimestamp),
+    consuming_block_timestamp: i64(u.consumingBlockTimestamp ?? u.consumingTxTimestamp),
     utxo_bytes: str(u.utxoBytes),
     platform_locktime: i64(u.platformLocktime),
     stakeable_locktime: i64(u.stakeableLocktime),
@@ -80,6 +85,6 @@ export function utxoRow(u: Utxo, txHashColumn = 'tx_hash'): Row {
     payload: str(u.payload),
     credentials: json(u.credentials),
   };
-  row[txHashColumn] = str(u.txHash);
+  row[txHashColumn] = str(u.txHash ?? u.creationTxHash);
   return row;
 }

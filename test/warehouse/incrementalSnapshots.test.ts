@@ -79,8 +79,10 @@ describe('incremental snapshot-merge walks', () => {
       await exact(partitions, 10 + i);
       spent = await oldSpent();
       const cost = (await streamCosts(h.warehouse, `u2-${i}`)).find((c) => c.stream === 'pn.utxos')!;
-      // Step 1 stops at the known UTXO, step 2 reads the new transactions: a few pages per partition.
-      expect(cost.pages).toBeLessThanOrEqual(3 * partitions.length);
+      // Step 1 stops at the known UTXO, step 2 reads the new transactions: a few pages per partition
+      // (how many depends on how many short transaction pages the growth made), far below a re-walk.
+      expect(cost.pages).toBeLessThanOrEqual(6 * partitions.length);
+      expect(cost.pages * 4).toBeLessThan(backfill.pages);
     }
     // UTXOs unspent at the backfill were spent later, and the syncs caught it.
     expect(spent).toBeGreaterThan(0);

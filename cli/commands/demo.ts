@@ -17,7 +17,7 @@ export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('backfill every stream from the built-in simulator into ./data, export Parquet, verify')
-    .option('--size <size>', 'simulated world size: tiny, small (default, a few minutes), mainnet-like (about an hour on 2 cores)', parseSize, 'small' as WorldSizeName)
+    .option('--size <size>', 'simulated world size: tiny, small (default, about half a minute), mainnet-like (about two minutes on 2 cores)', parseSize, 'small' as WorldSizeName)
     .option('--seed <n>', 'world seed', (v: string) => Number.parseInt(v, 10), 1)
     .option('--data-dir <dir>', 'where the warehouse, Parquet and Temporal state go', './data')
     .option('--keep-running', 'keep the simulator, Temporal and its UI up after the summary (Ctrl-C to stop)')

@@ -3,7 +3,7 @@ import { resolve, dirname, isAbsolute } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { bech32 } from '@scure/base';
-import { STREAM_NAMES, type StreamName } from './streamNames.ts';
+import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
 import { largestPage } from '../activities/api/endpoint.ts';
 import { STREAMS } from '../activities/streams/catalog.ts';
 import { DUCKDB_SIZE } from '../activities/warehouse/duckdbSize.ts';

@@ -5,7 +5,7 @@ import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
 import type { Logger } from '../../worker/logger.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import type { PartitionSpec } from '../sync/types.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';
 import { keyUniquenessFinding } from './keyUniqueness.ts';

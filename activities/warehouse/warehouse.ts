@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import type { Table } from 'apache-arrow';
 import type { CheckpointView } from '../sync/types.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
 import { groupColumns, groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';

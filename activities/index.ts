@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Logger } from '../worker/logger.ts';
+import type { Logger } from '../common/logger.ts';
 import type { StreamName } from '../common/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';

@@ -9,7 +9,7 @@ import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/wareh
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
-import type { Logger } from '../../worker/logger.ts';
+import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 

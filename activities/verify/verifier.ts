@@ -4,7 +4,7 @@ import type { StreamClient } from '../streams/streamDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
-import type { Logger } from '../../worker/logger.ts';
+import type { Logger } from '../../common/logger.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import type { PartitionSpec } from '../sync/types.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';

@@ -3,7 +3,7 @@ import type { VerifyFinding, VerifyPort } from '../ports.ts';
 import type { StreamClient } from '../streams/streamDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
-import type { ResolvedConfig } from '../../worker/config.ts';
+import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import type { PartitionSpec } from '../sync/types.ts';

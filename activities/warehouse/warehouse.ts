@@ -9,7 +9,7 @@ import { groupColumns, groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
-import { DUCKDB_SIZE } from './duckdbSize.ts';
+import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';

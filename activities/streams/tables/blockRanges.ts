@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from '../../../worker/config.ts';
+import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
 import { partitionId } from '../partitionIds.ts';

@@ -7,6 +7,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
+COPY common ./common
 COPY cli ./cli
 COPY workflows ./workflows
 COPY activities ./activities

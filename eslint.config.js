@@ -1,5 +1,6 @@
-// Lint rules that protect the two things that are easy to break silently:
-// unawaited promises anywhere, and non-determinism (Node built-ins, I/O libraries) in workflows.
+// Lint rules that protect the things that are easy to break silently: unawaited promises anywhere,
+// non-determinism (Node built-ins, I/O libraries) in workflows, and the direction of imports between
+// layers (common/ is the shared kernel and imports no layer; activities import no outer layer).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
@@ -26,6 +27,34 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {
+    // The shared kernel: names every layer may import. It imports none of them, and stays free of
+    // Node built-ins and I/O libraries because the workflow bundle loads parts of it.
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'The shared kernel is loaded by workflows: no Node built-ins.' })),
+          patterns: [
+            { regex: '^(\\.\\./)+(activities|workflows|worker|cli|simulator)(/|$)', message: 'The shared kernel imports no layer: move the shared name into common/.' },
+            { group: ['@duckdb/*', 'apache-arrow', 'pino', 'undici', 'p-limit', '@temporalio/*'], message: 'The shared kernel does no I/O (types only).', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Activities are an inner layer: the worker composes them, workflows call them; they take shared
+    // names from the kernel (common/), never from the worker, the workflows or the CLI.
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(worker|workflows|cli)(/|$)', message: 'Activities import no outer layer: shared names live in common/.' }] },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -34,7 +63,8 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
           patterns: [
             { group: ['@duckdb/*', 'apache-arrow', 'pino', 'undici', 'p-limit', '@temporalio/client', '@temporalio/worker'], message: 'Workflows do no I/O.' },
-            { group: ['../activities/*', '../activities/**', '../worker/**', '../simulator/**'], message: 'Workflows import activities as types only.', allowTypeImports: true },
+            { group: ['../activities/*', '../activities/**'], message: 'Workflows import activities as types only.', allowTypeImports: true },
+            { group: ['../worker/**', '../cli/**', '../simulator/**'], message: 'Workflows import only the shared kernel (common/) and activity types.' },
           ],
         },
       ],

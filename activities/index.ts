@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { Logger } from '../worker/logger.ts';
-import type { StreamName } from '../worker/streamNames.ts';
+import type { Logger } from '../common/logger.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';

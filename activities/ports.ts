@@ -1,4 +1,4 @@
-import type { StreamName } from '../worker/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';

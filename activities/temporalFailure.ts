@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION } from '../workflows/failures.ts';
+import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION } from '../common/failures.ts';
 
 /**
  * Maps the API client's classified errors to Temporal failures, once:

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldDescription, type WorldSize } from '../simulator/index.ts';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { resolveConfig, type ResolvedConfig } from '../worker/config.ts';
-import type { StreamName } from '../worker/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 import type { Warehouse } from '../activities/warehouse/warehouse.ts';
 

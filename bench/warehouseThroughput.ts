@@ -22,7 +22,7 @@ import type { PartitionSpec } from '../activities/sync/types.ts';
 import { openWarehouse, rowsToArrow, type Row, type Warehouse } from '../activities/warehouse/index.ts';
 import { resolveConfig, validateConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
-import { STREAM_NAMES, type StreamName } from '../worker/streamNames.ts';
+import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
 import { startSimulator } from '../simulator/index.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: 'small' }, 'pages-per-batch': { type: 'string', default: '50' } } });

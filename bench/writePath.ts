@@ -14,7 +14,7 @@ import type { StreamDef } from '../activities/streams/streamDef.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { arrowColumnValues, rowsToArrow } from '../activities/warehouse/arrowRows.ts';
 import type { Warehouse } from '../activities/warehouse/warehouse.ts';
-import type { StreamName } from '../worker/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import { createLogger } from '../worker/logger.ts';
 import { BENCH_SIZE, benchConfig, startBenchSimulator, UNLIMITED } from './benchWorld.ts';
 

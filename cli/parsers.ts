@@ -1,4 +1,4 @@
-import { STREAM_NAMES, type StreamName } from '../worker/streamNames.ts';
+import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
 import { InvalidArgumentError } from 'commander';
 
 export function parsePort(value: string): number {

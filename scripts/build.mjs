@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Compiles the CLI, worker, workflows, activities and simulator into dist/ (gitignored), so
-// bin/glacier-etl.js starts without a TypeScript compiler. Runs as `prepare` on every `npm install`
-// / `npm ci` of a clone, and by hand as `npm run build`.
+// Compiles the shared kernel (common/), CLI, worker, workflows, activities and simulator into dist/
+// (gitignored), so bin/glacier-etl.js starts without a TypeScript compiler. Runs as `prepare` on
+// every `npm install` / `npm ci` of a clone, and by hand as `npm run build`.
 //
 // 1. tsc with tsconfig.build.json: emit only (type errors are `npm run typecheck`'s job), relative
 //    `.ts` imports rewritten to `.js`, the source tree's layout kept (dist/cli, dist/worker, ...).

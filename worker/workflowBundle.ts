@@ -17,8 +17,8 @@ import { workflowsPath } from './workflowsPath.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** `.ts` from the sources, `.js` from dist/. */
 const SOURCE_EXT = extname(import.meta.url);
-/** Directories whose sources can reach the bundle (workflows import types and names from the others). */
-const SOURCE_DIRS = ['workflows', 'activities', 'worker'];
+/** Directories whose sources can reach the bundle (workflows import the kernel's names and activity types). */
+const SOURCE_DIRS = ['common', 'workflows', 'activities', 'worker'];
 
 function sourceHash(): string {
   const hash = createHash('sha256');

@@ -4,7 +4,7 @@ import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { CheckpointView } from '../activities/sync/types.ts';
 import type { ReportData } from '../activities/report/reportData.ts';
 import type { StreamCost } from '../activities/sync/streamCosts.ts';
-import type { StreamName } from '../worker/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 
 // Warehouse reads and exports run as activities so the one worker process that owns the DuckDB
 // file does them, whether the CLI embeds the worker or talks to a remote cluster.

@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { BatchInput, PartitionProgress, PartitionSpec } from '../activities/sync/types.ts';
-import { QUOTA_EXHAUSTED } from './failures.ts';
+import { QUOTA_EXHAUSTED } from '../common/failures.ts';
 
 export interface PartitionWorkflowInput {
   partition: PartitionSpec;

@@ -12,7 +12,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
 import type { ExportSummary } from '../activities/ports.ts';
-import type { StreamName } from '../worker/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
-import type { Logger } from '../../worker/logger.ts';
+import type { Logger } from '../../common/logger.ts';
 import { buildUrl } from './buildUrl.ts';
 import { classifyHttpFailure, classifyTransportFailure } from './classifyFailure.ts';
 import type { Endpoint, ListEndpoint, ListResponse, PageParams, Service } from './endpoint.ts';

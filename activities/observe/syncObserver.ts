@@ -2,7 +2,7 @@ import type { SyncPort } from '../ports.ts';
 import type { StreamClient } from '../streams/streamDef.ts';
 import type { BatchResult, PartitionSpec } from '../sync/types.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 /**
  * What the sync path reports as it works, for whoever watches it (the worker's Prometheus metrics).

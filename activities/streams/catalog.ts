@@ -1,4 +1,4 @@
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { evmAddressTransactions } from './evmAddressTransactions.ts';
 import { evmBlocks } from './evmBlocks.ts';

@@ -1,5 +1,5 @@
 import { largestPage } from '../api/endpoint.ts';
-import type { ResolvedConfig } from '../../worker/config.ts';
+import type { ResolvedConfig } from '../../common/config.ts';
 import type { StreamDef } from './streamDef.ts';
 
 /**

@@ -2,8 +2,8 @@ import type { Endpoint } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode } from '../sync/types.ts';
 import type { WalkCursor } from '../sync/walk.ts';
-import type { ResolvedConfig } from '../../worker/config.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { ResolvedConfig } from '../../common/config.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */

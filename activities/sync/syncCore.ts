@@ -8,8 +8,8 @@ import { rowsToArrow } from '../warehouse/arrowRows.ts';
 import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
-import type { ResolvedConfig } from '../../worker/config.ts';
-import type { Logger } from '../../worker/logger.ts';
+import type { ResolvedConfig } from '../../common/config.ts';
+import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 

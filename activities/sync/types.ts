@@ -1,4 +1,4 @@
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 /**
  * The contract between orchestration (workflows/, activities/index.ts) and the sync core

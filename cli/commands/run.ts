@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { parsePositiveInt, parseStreams } from '../parsers.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 interface RunOptions {
   streams?: StreamName[];

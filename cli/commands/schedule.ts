@@ -5,7 +5,7 @@ import { parseStreams } from '../parsers.ts';
 import type { Session } from '../session.ts';
 import { UserError } from '../userError.ts';
 import type { ResolvedConfig } from '../../worker/config.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 const DEFAULT_ID = 'glacier-nightly-sync';
 

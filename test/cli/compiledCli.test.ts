@@ -25,7 +25,7 @@ function newestSource(): number {
       else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
     }
   };
-  for (const d of ['cli', 'worker', 'activities', 'workflows', 'simulator']) walk(join(root, d));
+  for (const d of ['common', 'cli', 'worker', 'activities', 'workflows', 'simulator']) walk(join(root, d));
   return newest;
 }
 

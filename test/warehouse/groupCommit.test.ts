@@ -6,7 +6,7 @@ import { GROUP_MAX_ROWS, groupColumns, takeGroup } from '../../activities/wareho
 import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import type { TableDef } from '../../activities/warehouse/tableDef.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 const blocks = tableByName('evm_blocks')!;
 const block = (n: number, hash = `0x${n.toString(16)}`) => ({ chain_id: '43114', block_number: BigInt(n), block_hash: hash, block_timestamp: 1_700_000_000n + BigInt(n) });

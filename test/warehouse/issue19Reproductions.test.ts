@@ -3,7 +3,7 @@ import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { createVerifier } from '../../activities/verify/verifier.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { createLogger } from '../../worker/logger.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import { compareWithTruth, truthClient } from '../helpers/truthTables.ts';
 import { drain, startHarness, type Harness } from './harness.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, STREAMS, tableByName } from '../../activities/streams/catalog.ts';
-import { STREAM_NAMES } from '../../worker/streamNames.ts';
+import { STREAM_NAMES } from '../../common/streamNames.ts';
 import { arrowSchema, openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
 import { renderDdl } from '../../activities/warehouse/renderDdl.ts';
 

@@ -6,7 +6,7 @@ import { configForWorld } from '../../cli/demoConfig.ts';
 import { startSimulator } from '../../simulator/index.ts';
 import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 import { compareWithTruth, truthClient } from '../helpers/truthTables.ts';
 import { drain, startHarness, type Harness } from './harness.ts';
 

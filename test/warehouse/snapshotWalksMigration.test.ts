@@ -6,7 +6,7 @@ import { evmErc20BalancesTable } from '../../activities/streams/evmErc20Balances
 import { pnBalancesTable } from '../../activities/streams/pnBalances.ts';
 import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
 import type { Row, TableDef } from '../../activities/warehouse/tableDef.ts';
-import type { StreamName } from '../../worker/streamNames.ts';
+import type { StreamName } from '../../common/streamNames.ts';
 
 /**
  * A warehouse written before snapshot walks were recorded: opening it seeds _glacier_snapshot_walks

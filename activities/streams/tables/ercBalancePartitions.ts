@@ -1,5 +1,5 @@
-import type { ResolvedConfig } from '../../../worker/config.ts';
-import type { StreamName } from '../../../worker/streamNames.ts';
+import type { ResolvedConfig } from '../../../common/config.ts';
+import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
 import { partitionId } from '../partitionIds.ts';
 

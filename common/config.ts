@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { bech32 } from '@scure/base';
+import { STREAM_NAMES } from './streamNames.ts';
+import { DUCKDB_SIZE } from './duckdbSize.ts';
+
+/**
+ * The pipeline configuration: one YAML or JSON file, validated with zod, then overridden by the
+ * environment. Secrets are never read from the file: API keys come from GLACIER_API_KEY only.
+ *
+ * Shared kernel: the shape and its types live here so activities can take a ResolvedConfig without
+ * importing the worker. Pure zod (no file or environment access, no Node built-ins); the loader, the
+ * environment overrides and the page-size check against each endpoint's largest page (it needs the
+ * stream catalog) are the worker's (worker/config.ts).
+ */
+
+/** The largest page of any endpoint (holder metrics): a single page-size cap above it means nothing. */
+const LARGEST_PAGE = 5000;
+const NETWORKS = ['mainnet', 'fuji', 'testnet'] as const;
+const PRIMARY_CHAINS = ['p-chain', 'x-chain', 'c-chain'] as const;
+export const QUOTA_TIERS = ['none', 'free', 'base', 'growth', 'pro'] as const;
+
+const bech32Address = z
+  .string()
+  .regex(/^(?:[PX]-)?(?:avax|fuji)1[02-9ac-hj-np-z]{38}$/, 'expected a bech32 address like avax1… (optionally P- or X- prefixed)')
+  .refine(hasValidBech32Checksum, 'bech32 checksum does not match (a typo in the address?)');
+
+/** The charset regex accepts typos; the bech32 checksum catches them. */
+function hasValidBech32Checksum(address: string): boolean {
+  try {
+    bech32.decode(address.replace(/^[PX]-/, '') as `${string}1${string}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address');
+const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$/, 'expected a node id like NodeID-…');
+const evmChainId = z.string().regex(/^(?:\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/, 'expected a numeric EVM chain id or a base58 blockchain id');
+const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+
+const customPlan = z.strictObject({
+  perMinute: z.number().int().positive(),
+  perDay: z.number().int().positive(),
+});
+
+const evmChainSchema = z.strictObject({
+  chainId: evmChainId,
+  /** First block for range streams on a backfill (default: genesis). */
+  fromBlock: z.number().int().nonnegative().optional(),
+  /** Blocks per range partition for range streams. */
+  rangeSize: z.number().int().positive().default(1_000_000),
+  addresses: z.array(evmAddress).default([]),
+  contracts: z.array(evmAddress).default([]),
+  /** Transactions whose full detail is fetched (evm.transaction_details). */
+  transactions: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a 0x-prefixed 32-byte hash')).default([]),
+  nfts: z.array(z.strictObject({ contract: evmAddress, tokenId: z.string().regex(/^\d+$/, 'expected a decimal token id') })).default([]),
+  /** Threshold for holder metrics (metrics.holders), smallest unit, decimal string. */
+  holderThreshold: z.string().regex(/^\d+$/, 'expected a decimal string').default('0'),
+});
+
+const networkSchema = z.strictObject({
+  network: z.enum(NETWORKS),
+  chains: z.array(z.enum(PRIMARY_CHAINS)).min(1).default(['p-chain', 'x-chain', 'c-chain']),
+  addresses: z.array(bech32Address).default([]),
+  nodeIds: z.array(nodeId).default([]),
+  /** Also track rewards for every node id the validators stream finds. */
+  rewardsForDiscoveredValidators: z.boolean().default(false),
+});
+
+export const pipelineConfigSchema = z.strictObject({
+  dataDir: z.string().min(1).default('./data'),
+  api: z
+    .strictObject({
+      baseUrl: httpUrl.default('https://glacier-api.avax.network'),
+      metricsUrl: httpUrl.default('https://metrics.avax.network'),
+      apiKeyHeader: z.string().min(1).default('x-service-api-key'),
+      tier: z.enum(QUOTA_TIERS).default('free'),
+      /** A plan outside the tier table (CU per minute and per day); wins over `tier`. */
+      plan: customPlan.optional(),
+      /**
+       * One entry per key of GLACIER_API_KEY, in the same order, when the keys have different tiers
+       * or plans ({ tier: pro } or { perMinute, perDay }). Only budgets: keys never go in this file.
+       */
+      keys: z.array(z.union([z.strictObject({ tier: z.enum(QUOTA_TIERS) }), customPlan])).optional(),
+      /** Requests in flight at once, across all partitions. */
+      concurrency: z.number().int().min(1).max(256).default(8),
+      /**
+       * Streams request their endpoint's largest page (the cheapest per item: a request costs its
+       * weight whatever its size). A number lowers every stream to at most that many items; a map
+       * lowers named streams (e.g. to keep responses small). Checked against each endpoint's largest page.
+       */
+      pageSize: z.union([z.number().int().min(1).max(LARGEST_PAGE), z.partialRecord(z.enum(STREAM_NAMES), z.number().int().min(1))]).optional(),
+      requestTimeoutMs: z.number().int().min(100).default(30_000),
+      maxRetries: z.number().int().min(0).max(50).default(8),
+      /** Longest quota wait done inside a request; longer waits pause the partition workflow durably. */
+      maxQuotaWaitMs: z.number().int().min(0).default(90_000),
+    })
+    .prefault({}),
+  temporal: z
+    .strictObject({
+      namespace: z.string().min(1).default('default'),
+      taskQueue: z.string().min(1).default('glacier-etl'),
+    })
+    .prefault({}),
+  warehouse: z
+    .strictObject({
+      /** DuckDB's buffer limit, as DuckDB spells sizes ('64MB', '1GB'); past it, merges and exports spill to disk. */
+      memoryLimit: z
+        .string()
+        .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
+        .default('64MB'),
+    })
+    .prefault({}),
+  worker: z
+    .strictObject({
+      /** JS heap (MB) past which the worker process runs a full garbage collection; 0 leaves V8 to itself. */
+      heapBudgetMb: z.number().int().min(0).default(96),
+      /** Port of the Prometheus /metrics endpoint (also GLACIER_METRICS_PORT); absent = not served. */
+      metricsPort: z.number().int().min(0).max(65535).optional(),
+    })
+    .prefault({}),
+  /** Partitions synced at once (child workflows in flight). */
+  partitionConcurrency: z.number().int().min(1).max(256).default(8),
+  streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),
+  networks: z.array(networkSchema).default([]),
+  evmChains: z.array(evmChainSchema).default([]),
+});
+
+export type PipelineConfig = z.infer<typeof pipelineConfigSchema>;
+
+export interface RuntimeEnv {
+  GLACIER_BASE_URL?: string;
+  GLACIER_METRICS_URL?: string;
+  GLACIER_API_KEY?: string;
+  GLACIER_DATA_DIR?: string;
+  GLACIER_METRICS_PORT?: string;
+  TEMPORAL_ADDRESS?: string;
+}
+
+/** The resolved configuration: the validated file plus the environment, with an absolute dataDir. */
+export interface ResolvedConfig extends PipelineConfig {
+  temporalAddress?: string;
+  /** How many API keys GLACIER_API_KEY holds (shown by `config check`); never the keys themselves. */
+  apiKeyCount: number;
+}

@@ -137,7 +137,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       rows += pending.rows;
       pending = emptyPending(stream.tables);
     };
-    // Tokens this batch has sent: a server that hands one back (or an empty one) would loop forever.
+    // Tokens this batch has sent: a server that hands one back would loop forever (an empty one ends the list).
     const seenTokens = new Set<string>();
     const pageSize = pageSizeFor(stream, config);
     while (pages + pending.pages < Math.max(1, input.maxPages)) {

@@ -12,14 +12,8 @@ import type { AssetAmount, PnTransaction, Utxo } from './types.ts';
  * Views are built per served item, so the ledger keeps one record of everything.
  */
 
-export interface GenericUtxo {
-  addresses: string[];
-  asset: AssetAmount;
-  consumedOnChainId: string;
-  consumingTxHash?: string;
-  createdOnChainId: string;
-  utxoId: string;
-  utxoBytes: string;
+/** The generic Utxo: the fields it shares with the interface's (P-chain) shape, and its own. */
+export interface GenericUtxo extends Pick<Utxo, 'addresses' | 'asset' | 'consumedOnChainId' | 'consumingTxHash' | 'createdOnChainId' | 'utxoId' | 'utxoBytes' | 'threshold'> {
   consumingTxTimestamp?: number;
   creationTxHash: string;
   credentials?: { signature: string; publicKey: string }[];
@@ -27,7 +21,6 @@ export interface GenericUtxo {
   locktime: number;
   outputIndex: string;
   payload?: string;
-  threshold: number;
   timestamp: number;
   utxoType: string;
 }

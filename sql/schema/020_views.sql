@@ -48,27 +48,25 @@ SELECT b.* FROM evm_native_balances b
 SEMI JOIN walked w ON w.chain_id = b.chain_id AND w.address = b.address AND w.snapshot_at = b.snapshot_at
 QUALIFY b.snapshot_at = max(b.snapshot_at) OVER (PARTITION BY b.chain_id, b.address);
 
+-- The last finished walk of each ERC balance stream per (chain, owner address).
+CREATE OR REPLACE VIEW v_evm_erc_balances_latest_walks AS
+SELECT stream, params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
+FROM _glacier_snapshot_walks
+WHERE stream IN ('evm.erc20_balances', 'evm.erc721_balances', 'evm.erc1155_balances')
+GROUP BY ALL;
+
 -- ERC-20 / ERC-721 / ERC-1155 balances per (chain, owner address): the tokens its last finished walk listed.
 CREATE OR REPLACE VIEW v_evm_erc20_balances_latest AS
-WITH latest AS (
-  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
-  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc20_balances' GROUP BY ALL
-)
-SELECT b.* FROM evm_erc20_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SELECT b.* FROM evm_erc20_balances b
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc20_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
 
 CREATE OR REPLACE VIEW v_evm_erc721_balances_latest AS
-WITH latest AS (
-  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
-  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc721_balances' GROUP BY ALL
-)
-SELECT b.* FROM evm_erc721_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SELECT b.* FROM evm_erc721_balances b
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc721_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
 
 CREATE OR REPLACE VIEW v_evm_erc1155_balances_latest AS
-WITH latest AS (
-  SELECT params->>'chainId' AS chain_id, params->>'address' AS address, max(snapshot_at) AS snapshot_at
-  FROM _glacier_snapshot_walks WHERE stream = 'evm.erc1155_balances' GROUP BY ALL
-)
-SELECT b.* FROM evm_erc1155_balances b SEMI JOIN latest l ON l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SELECT b.* FROM evm_erc1155_balances b
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc1155_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
 
 -- The last finished pn.balances walk per (network, chain, address set); address_set is the set's
 -- addresses comma-joined, as pn_balances stores it. Also the snapshot verify checks against UTXOs.

@@ -12,7 +12,6 @@ COPY cli ./cli
 COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
-COPY simulator ./simulator
 COPY sql ./sql
 # The workflow bundle is built on the worker's first start, into the runtime user's cache.
 RUN GLACIER_SKIP_BUNDLE=1 npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund

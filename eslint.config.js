@@ -36,7 +36,7 @@ export default tseslint.config(
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'The shared kernel is loaded by workflows: no Node built-ins.' })),
           patterns: [
-            { regex: '^(\\.\\./)+(activities|workflows|worker|cli|simulator)(/|$)', message: 'The shared kernel imports no layer: move the shared name into common/.' },
+            { regex: '^(\\.\\./)+(activities|workflows|worker|cli|tools)(/|$)', message: 'The shared kernel imports no layer: move the shared name into common/.' },
             { group: ['@duckdb/*', 'apache-arrow', 'pino', 'undici', 'p-limit', '@temporalio/*'], message: 'The shared kernel does no I/O (types only).', allowTypeImports: true },
           ],
         },
@@ -64,7 +64,7 @@ export default tseslint.config(
           patterns: [
             { group: ['@duckdb/*', 'apache-arrow', 'pino', 'undici', 'p-limit', '@temporalio/client', '@temporalio/worker'], message: 'Workflows do no I/O.' },
             { group: ['../activities/*', '../activities/**'], message: 'Workflows import activities as types only.', allowTypeImports: true },
-            { group: ['../worker/**', '../cli/**', '../simulator/**'], message: 'Workflows import only the shared kernel (common/) and activity types.' },
+            { group: ['../worker/**', '../cli/**', '../tools/**'], message: 'Workflows import only the shared kernel (common/) and activity types.' },
           ],
         },
       ],

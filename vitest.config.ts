@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', '{activities,simulator,worker,cli,workflows}/**/*.test.ts'],
+    include: ['test/**/*.test.ts', '{activities,tools,worker,cli,workflows}/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,

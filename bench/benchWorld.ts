@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldDescription, type WorldSize } from '../simulator/index.ts';
+import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldDescription, type WorldSize } from '../tools/simulator/index.ts';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { resolveConfig, type ResolvedConfig } from '../worker/config.ts';
 import type { StreamName } from '../common/streamNames.ts';

@@ -1,7 +1,7 @@
 // The long crash/fault campaign: `npm run campaign` (knobs below, as environment variables).
 // Prints kills, server restarts, faults injected, rows expected/found, lost, duplicated.
 import { formatReport, runCampaign } from '../test/reliability/campaign.ts';
-import type { WorldSizeName } from '../simulator/index.ts';
+import type { WorldSizeName } from '../tools/simulator/index.ts';
 
 const env = process.env;
 const num = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]));

@@ -17,7 +17,7 @@ import { DevServer } from '../worker/devServer.ts';
 import { warehousePath } from '../worker/paths.ts';
 import { pipelineWorkflow } from '../workflows/pipeline.ts';
 import { summarize } from '../cli/runPipeline.ts';
-import { WORLD_SIZES } from '../simulator/index.ts';
+import { WORLD_SIZES } from '../tools/simulator/index.ts';
 import { benchConfig, countRows, envNumber, fmt, startBenchSimulator, tempDir, UNLIMITED } from './benchWorld.ts';
 
 export interface MemoryResult {

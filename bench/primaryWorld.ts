@@ -2,9 +2,9 @@
  * Primary-network world generation cost per size preset (time and heap), and the cost of the first
  * full validators list (BLS credentials are computed on first use). Run: npx tsx bench/primaryWorld.ts [sizes...]
  */
-import { PrimaryWorld } from '../simulator/primary/primaryWorld.ts';
-import { listValidators, validatorJsonText, validatorSet } from '../simulator/primary/validatorQuery.ts';
-import { WORLD_SIZES, type WorldSizeName } from '../simulator/world/size.ts';
+import { PrimaryWorld } from '../tools/simulator/primary/primaryWorld.ts';
+import { listValidators, validatorJsonText, validatorSet } from '../tools/simulator/primary/validatorQuery.ts';
+import { WORLD_SIZES, type WorldSizeName } from '../tools/simulator/world/size.ts';
 
 const sizes = (process.argv.slice(2) as WorldSizeName[]).filter((s) => s in WORLD_SIZES);
 for (const size of sizes.length > 0 ? sizes : (['tiny', 'small'] as WorldSizeName[])) {

@@ -18,7 +18,7 @@
 import pLimit from 'p-limit';
 import { buildRuntime } from '../worker/runtime.ts';
 import { createLogger } from '../worker/logger.ts';
-import { WORLD_SIZES, type SimulatorStats } from '../simulator/index.ts';
+import { WORLD_SIZES, type SimulatorStats } from '../tools/simulator/index.ts';
 import { benchConfig, envNumber, fmt, startBenchSimulator, tempDir } from './benchWorld.ts';
 import { printAccounting, runAccounting } from './quotaAccounting.ts';
 

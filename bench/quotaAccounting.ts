@@ -11,7 +11,7 @@ import { streamCosts, type StreamCost } from '../activities/sync/streamCosts.ts'
 import type { PartitionSpec } from '../activities/sync/types.ts';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { costTable } from '../cli/costTable.ts';
-import { WORLD_SIZES, type RequestLogEntry } from '../simulator/index.ts';
+import { WORLD_SIZES, type RequestLogEntry } from '../tools/simulator/index.ts';
 import { resolveConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
 import { buildRuntime, type Runtime } from '../worker/runtime.ts';

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { startSimulator } from '../simulator/index.ts';
-import type { SimulatorOptions } from '../simulator/index.ts';
+import { startSimulator } from '../tools/simulator/index.ts';
+import type { SimulatorOptions } from '../tools/simulator/index.ts';
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as SimulatorOptions;
 const sim = await startSimulator(opts);

@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { WORLD_SIZES } from '../simulator/world/size.ts';
+import { WORLD_SIZES } from '../tools/simulator/world/size.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number): number => {

@@ -23,7 +23,7 @@ import { openWarehouse, rowsToArrow, type Row, type Warehouse } from '../activit
 import { resolveConfig, validateConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
 import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
-import { startSimulator } from '../simulator/index.ts';
+import { startSimulator } from '../tools/simulator/index.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: 'small' }, 'pages-per-batch': { type: 'string', default: '50' } } });
 const maxPages = Number(values['pages-per-batch']);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles the shared kernel (common/), CLI, worker, workflows, activities and simulator into dist/
+// Compiles the shared kernel (common/), CLI, worker, workflows and activities, and the simulator (tools/simulator), into dist/
 // (gitignored), so bin/glacier-etl.js starts without a TypeScript compiler. Runs as `prepare` on
 // every `npm install` / `npm ci` of a clone, and by hand as `npm run build`.
 //
@@ -26,7 +26,7 @@ const started = Date.now();
 const say = (line) => process.stderr.write(`build: ${line}\n`);
 
 /** Files read at run time relative to a module, copied to the same relative place under dist/. */
-const ASSETS = ['sql', 'scripts/install-temporal.sh', 'simulator/primary/blsTable.bin', 'cli/report/reportPage.js'];
+const ASSETS = ['sql', 'scripts/install-temporal.sh', 'tools/simulator/primary/blsTable.bin', 'cli/report/reportPage.js'];
 
 let tsc;
 try {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { WORLD_SIZES, type WorldSizeName } from '../../simulator/world/size.ts';
+import { WORLD_SIZES, type WorldSizeName } from '../../tools/simulator/world/size.ts';
 
 function parseSize(value: string): WorldSizeName {
   if (!(value in WORLD_SIZES)) throw new InvalidArgumentError(`expected one of ${Object.keys(WORLD_SIZES).join(', ')}`);
@@ -28,7 +28,7 @@ export function registerDemoCommand(program: Command): void {
       const [{ stringify: toYaml }, { startSimulator }, { resolveConfig }, { configForWorld, DEMO_RATE_LIMITS }, { withSession }, { runOnWorker }, { followPipeline, startPipeline, summarize }, { reportWorkflow, verifyWorkflow }, { writeReport }] =
         await Promise.all([
           import('yaml'),
-          import('../../simulator/index.ts'),
+          import('../../tools/simulator/index.ts'),
           import('../../worker/config.ts'),
           import('../demoConfig.ts'),
           import('../session.ts'),

@@ -2,9 +2,9 @@ import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { parsePort } from '../parsers.ts';
 // The option parsers need only these constants; the simulator itself is imported by the action.
-import { FAULT_KINDS, type FaultKind } from '../../simulator/http/faults.ts';
-import { TIERS, type ApiKey, type Tier } from '../../simulator/http/auth.ts';
-import { WORLD_SIZES, type WorldSize, type WorldSizeName } from '../../simulator/world/size.ts';
+import { FAULT_KINDS, type FaultKind } from '../../tools/simulator/http/faults.ts';
+import { TIERS, type ApiKey, type Tier } from '../../tools/simulator/http/auth.ts';
+import { WORLD_SIZES, type WorldSize, type WorldSizeName } from '../../tools/simulator/world/size.ts';
 
 /** `tiny|small|mainnet-like`, or explicit fields: `evmBlocks=10000000,evmAddresses=500`. */
 export function parseSize(value: string): WorldSizeName | Partial<WorldSize> {
@@ -80,7 +80,7 @@ export function registerSimulatorCommand(program: Command): void {
     .option('--fault <kind=prob>', `inject a fault (repeatable): ${FAULT_KINDS.join(', ')}`, parseFault)
     .option('--growth <steps/s>', 'grow every chain by this many blocks per second', parseGrowth)
     .action(async (opts: SimulatorCliOptions) => {
-      const { startSimulator } = await import('../../simulator/index.ts');
+      const { startSimulator } = await import('../../tools/simulator/index.ts');
       const sim = await startSimulator({
         seed: opts.seed,
         size: opts.size,

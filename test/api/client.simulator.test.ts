@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiClient, endpoints, InvalidPageTokenError, NonRetryableApiError, QuotaExhaustedError } from '../../activities/api/index.ts';
-import { startSimulator, FAULT_KINDS, type Simulator } from '../../simulator/index.ts';
+import { startSimulator, FAULT_KINDS, type Simulator } from '../../tools/simulator/index.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
 import { truthOf, walkAll, type AnyList } from './helpers/walk.ts';
 

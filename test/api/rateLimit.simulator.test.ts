@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDataApiClient, endpoints } from '../../activities/api/index.ts';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.ts';
 
 const KEYS = ['rate-test-key-4b1d', 'rate-test-key-88c2'];
 const BUDGET = 1000; // CU per window per key on the simulator

@@ -25,7 +25,7 @@ function newestSource(): number {
       else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
     }
   };
-  for (const d of ['common', 'cli', 'worker', 'activities', 'workflows', 'simulator']) walk(join(root, d));
+  for (const d of ['common', 'cli', 'worker', 'activities', 'workflows', 'tools']) walk(join(root, d));
   return newest;
 }
 
@@ -80,7 +80,7 @@ describe('compiled CLI (bin/glacier-etl.js on dist/)', () => {
     expect(r.stdout).toMatch(/^\s+demo\b/m);
     expect(r.loaded.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(r.loaded.filter((u) => u.endsWith('.ts') || u.includes('/node_modules/tsx/') || u.includes('/node_modules/typescript/'))).toEqual([]);
-    expect(own(r.loaded).filter((u) => u.includes('/dist/simulator/server.js') || u.includes('/dist/simulator/world/world.js'))).toEqual([]);
+    expect(own(r.loaded).filter((u) => u.includes('/dist/tools/simulator/server.js') || u.includes('/dist/tools/simulator/world/world.js'))).toEqual([]);
     expect(r.loaded.filter((u) => /node_modules\/(@temporalio|@duckdb|zod|yaml)\//.test(u))).toEqual([]);
   });
 
@@ -90,7 +90,7 @@ describe('compiled CLI (bin/glacier-etl.js on dist/)', () => {
     const r = await runCompiled(['--config', file, 'config', 'check']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).networks[0].network).toBe('fuji');
-    expect(own(r.loaded).filter((u) => u.includes('/dist/simulator/server.js'))).toEqual([]);
+    expect(own(r.loaded).filter((u) => u.includes('/dist/tools/simulator/server.js'))).toEqual([]);
   });
 
   it('a bad config is one line and a non-zero exit (errors classified from the compiled config module)', async () => {
@@ -108,7 +108,7 @@ describe('compiled CLI (bin/glacier-etl.js on dist/)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/verify: +no problems/);
     expect(r.stdout).toMatch(/demo: (\d+)\/\1 partitions/);
-    expect(own(r.loaded).some((u) => u.endsWith('/dist/simulator/server.js'))).toBe(true);
+    expect(own(r.loaded).some((u) => u.endsWith('/dist/tools/simulator/server.js'))).toBe(true);
     expect(r.loaded.filter((u) => u.endsWith('.ts'))).toEqual([]);
   }, 180_000);
 });

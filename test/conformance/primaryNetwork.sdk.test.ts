@@ -1,8 +1,8 @@
 import * as c from '@avalanche-sdk/chainkit/models/components';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import { startSimulator } from '../../tools/simulator/index.ts';
+import type { Simulator } from '../../tools/simulator/index.ts';
 
 /**
  * The official SDK (@avalanche-sdk/chainkit), a client no one here wrote, judges the simulator's

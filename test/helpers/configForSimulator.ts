@@ -3,7 +3,7 @@
 //   npx tsx test/helpers/configForSimulator.ts <data-api-url> <metrics-url> <data-dir> > config.yaml
 import { stringify as toYaml } from 'yaml';
 import { configForWorld } from '../../cli/demoConfig.ts';
-import type { WorldDescription } from '../../simulator/index.ts';
+import type { WorldDescription } from '../../tools/simulator/index.ts';
 
 const [baseUrl, metricsUrl, dataDir] = process.argv.slice(2);
 if (!baseUrl || !metricsUrl || !dataDir) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../../activities/index.ts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator/index.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { resolveConfig, type PipelineConfig, type ResolvedConfig } from '../../worker/config.ts';
 import { buildRuntime, type Runtime } from '../../worker/runtime.ts';

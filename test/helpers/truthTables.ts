@@ -5,7 +5,7 @@ import type { StreamClient } from '../../activities/streams/streamDef.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import type { Warehouse } from '../../activities/warehouse/warehouse.ts';
 import type { Row } from '../../activities/warehouse/tableDef.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import type { Simulator } from '../../tools/simulator/index.ts';
 
 /**
  * Ground truth as warehouse rows: every partition's endpoint is answered by the simulator's

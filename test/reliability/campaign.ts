@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { Client, Connection } from '@temporalio/client';
 import { configForWorld } from '../../cli/demoConfig.ts';
-import { startSimulator, FAULT_KINDS, type FaultKind, type WorldSizeName } from '../../simulator/index.ts';
+import { startSimulator, FAULT_KINDS, type FaultKind, type WorldSizeName } from '../../tools/simulator/index.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';

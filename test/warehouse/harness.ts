@@ -7,7 +7,7 @@ import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
 import { resolveConfig, validateConfig, type ResolvedConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator/index.ts';
 
 /** A real simulator over HTTP, a real client, a real DuckDB file in a temp dir, and the sync core over them. */
 export interface Harness {

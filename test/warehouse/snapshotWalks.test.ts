@@ -3,7 +3,7 @@ import { STREAMS } from '../../activities/streams/catalog.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { createVerifier } from '../../activities/verify/verifier.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
-import { startSimulator } from '../../simulator/index.ts';
+import { startSimulator } from '../../tools/simulator/index.ts';
 import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 import type { StreamName } from '../../common/streamNames.ts';

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { Client, Connection } from '@temporalio/client';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { freePort } from '../../worker/freePort.ts';
 import { warehousePath } from '../../worker/paths.ts';

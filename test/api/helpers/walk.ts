@@ -1,7 +1,7 @@
 import type { DataApiClient, PagesOptions } from '../../../activities/api/index.ts';
 import type { BuiltRequest } from '../../../activities/api/endpoint.ts';
 import { InvalidPageTokenError } from '../../../activities/api/index.ts';
-import type { Simulator } from '../../../simulator/index.ts';
+import type { Simulator } from '../../../tools/simulator/index.ts';
 
 /** Any list endpoint, whatever its parameter and response types (tests walk them generically). */
 export interface AnyList {

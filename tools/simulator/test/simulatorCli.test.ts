@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from 'commander';
-import { runCli } from '../helpers/runCli.ts';
-import { cliArgv } from '../helpers/cliEntry.ts';
-import { parseFault, parseGrowth, parseKeys, parseSeed, parseSize } from '../../cli/commands/simulator.ts';
+import { runCli } from '../../../test/helpers/runCli.ts';
+import { cliArgv } from '../../../test/helpers/cliEntry.ts';
+import { parseFault, parseGrowth, parseKeys, parseSeed, parseSize } from '../../../cli/commands/simulator.ts';
 
 describe('glacier-etl simulator', () => {
   it('rejects bad values with InvalidArgumentError messages', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PRIMARY_NETWORK_ID } from '../../simulator/primary/chains.ts';
-import { PrimaryWorld } from '../../simulator/primary/primaryWorld.ts';
-import { validatorJsonText, validatorSet, validatorTemplate } from '../../simulator/primary/validatorQuery.ts';
-import { WORLD_SIZES } from '../../simulator/world/size.ts';
+import { PRIMARY_NETWORK_ID } from '../primary/chains.ts';
+import { PrimaryWorld } from '../primary/primaryWorld.ts';
+import { validatorJsonText, validatorSet, validatorTemplate } from '../primary/validatorQuery.ts';
+import { WORLD_SIZES } from '../world/size.ts';
 
 describe('validator JSON writer', () => {
   it('spells exactly the template object, for every validation in every status', () => {

@@ -1,4 +1,4 @@
-import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
+import { parseJsonLossless } from '../../../activities/api/losslessJson.ts';
 
 /**
  * Small HTTP helpers for simulator tests: real requests over loopback with global fetch. Bodies are

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AsciiWriter } from '../../simulator/http/asciiWriter.ts';
+import { AsciiWriter } from '../http/asciiWriter.ts';
 
 /** Spells one value with a fresh small writer (so growth is exercised too) and reads it back. */
 function spell(write: (w: AsciiWriter) => void): string {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
-import { Router } from '../../simulator/http/router.ts';
-import type { RouteDef } from '../../simulator/http/route.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
+import { Router } from '../http/router.ts';
+import type { RouteDef } from '../http/route.ts';
 
 let sim: Simulator;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { RouteDef, Simulator } from '../../simulator/index.ts';
-import { pageSize } from '../../simulator/http/params.ts';
+import { startSimulator } from '../index.ts';
+import type { RouteDef, Simulator } from '../index.ts';
+import { pageSize } from '../http/params.ts';
 import { getJson, walk, withQuery } from './simHttp.ts';
 
 /** Every fault kind is observable, and a retry after a fault gets the correct answer. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
-import { verifyProofOfPossession } from '../../simulator/primary/blsKeys.ts';
-import { PrimaryWorld } from '../../simulator/primary/primaryWorld.ts';
-import { WORLD_SIZES } from '../../simulator/world/size.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
+import { verifyProofOfPossession } from '../primary/blsKeys.ts';
+import { PrimaryWorld } from '../primary/primaryWorld.ts';
+import { WORLD_SIZES } from '../world/size.ts';
 import { getJson, walk } from './simHttp.ts';
 
 /** Each consistency relation of the primary-network world, checked through the endpoints. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { World, WORLD_SIZES } from '../../simulator/index.ts';
-import { AsciiWriter } from '../../simulator/http/asciiWriter.ts';
-import type { WorldSize } from '../../simulator/index.ts';
-import { blockJsonText, blockTemplate } from '../../simulator/evm/blocks.ts';
-import { transferListTemplate, transferListText } from '../../simulator/evm/transferJson.ts';
+import { World, WORLD_SIZES } from '../index.ts';
+import { AsciiWriter } from '../http/asciiWriter.ts';
+import type { WorldSize } from '../index.ts';
+import { blockJsonText, blockTemplate } from '../evm/blocks.ts';
+import { transferListTemplate, transferListText } from '../evm/transferJson.ts';
 
 const WORLDS: [string, WorldSize][] = [
   ['tiny', WORLD_SIZES.tiny],

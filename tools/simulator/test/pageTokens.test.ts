@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
 import { getJson, walk, withQuery } from './simHttp.ts';
 
 /** Page tokens: tamper-proof, bound to route and filters, expiring, stable while chains grow. */

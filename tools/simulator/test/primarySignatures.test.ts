@@ -1,8 +1,8 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
-import { cb58Decode } from '../../simulator/primary/ids.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
+import { cb58Decode } from '../primary/ids.ts';
 
 /**
  * Signature aggregation: the signed message is verified here with the BLS12-381 pairing against

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
 import * as S from './evmSchemas.ts';
 import { getJson, walk, withQuery } from './simHttp.ts';
 

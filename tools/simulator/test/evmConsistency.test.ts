@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import { startSimulator } from '../index.ts';
+import type { Simulator } from '../index.ts';
 import { getJson } from './simHttp.ts';
 
 /** The EVM world agrees with itself: blocks vs txs, lists vs details, balances and holders vs transfers. */

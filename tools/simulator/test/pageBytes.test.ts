@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, WORLD_SIZES } from '../../simulator/index.ts';
-import type { Simulator } from '../../simulator/index.ts';
+import { startSimulator, WORLD_SIZES } from '../index.ts';
+import type { Simulator } from '../index.ts';
 
 /**
  * The exact bytes of the hot list pages, pinned by fingerprint. The list writers are tuned for

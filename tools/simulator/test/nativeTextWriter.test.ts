@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { World, WORLD_SIZES } from '../../simulator/index.ts';
-import { bodyBytes, recycleWriters, serializeBody, serializeBodyBytes, JsonItemWriter, JsonSpan, parsedItem } from '../../simulator/http/jsonText.ts';
+import { World, WORLD_SIZES } from '../index.ts';
+import { bodyBytes, recycleWriters, serializeBody, serializeBodyBytes, JsonItemWriter, JsonSpan, parsedItem } from '../http/jsonText.ts';
 
 describe('native tx JSON writer', () => {
   it('spells exactly the template text, also for high blocks and huge values', () => {

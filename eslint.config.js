@@ -1,6 +1,7 @@
 // Lint rules that protect the things that are easy to break silently: unawaited promises anywhere,
 // non-determinism (Node built-ins, I/O libraries) in workflows, and the direction of imports between
-// layers (common/ is the shared kernel and imports no layer; activities import no outer layer).
+// layers (common/ is the shared kernel and imports no layer; activities import no outer layer; the
+// simulator in tools/ and the product import nothing of each other, but for the CLI's one loader).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
@@ -50,7 +51,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./)+(worker|workflows|cli)(/|$)', message: 'Activities import no outer layer: shared names live in common/.' }] },
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(worker|workflows|cli)(/|$)', message: 'Activities import no outer layer: shared names live in common/.' },
+            { regex: '^(\\.\\./)+tools(/|$)', message: 'The product does not import the simulator (it is left out of the worker image).' },
+          ],
+        },
       ],
     },
   },
@@ -69,6 +75,29 @@ export default tseslint.config(
         },
       ],
       'no-restricted-globals': ['error', 'fetch', 'process', 'setInterval', 'require'],
+    },
+  },
+  {
+    // The worker and the CLI leave the simulator alone: it is a tool beside the product, absent from
+    // the worker image. The CLI's `demo` and `simulator` reach it through cli/simulatorLoader.ts only.
+    files: ['worker/**/*.ts', 'cli/**/*.ts'],
+    ignores: ['cli/simulatorLoader.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+tools(/|$)', message: 'The product does not import the simulator: go through cli/simulatorLoader.ts (demo and simulator only).' }] },
+      ],
+    },
+  },
+  {
+    // The simulator is its own unit (its tests included): it imports nothing of the product, its
+    // tests or its benchmarks, so it can ship, move or be left out alone.
+    files: ['tools/simulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(common|activities|workflows|worker|cli|test|bench)(/|$)', message: 'The simulator imports nothing of the product: it is a tool beside it.' }] },
+      ],
     },
   },
 );

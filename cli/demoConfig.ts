@@ -1,4 +1,4 @@
-import type { SimulatorOptions, WorldDescription } from '../tools/simulator/index.ts';
+import type { SimulatorOptions, WorldDescription } from './simulatorLoader.ts';
 import { validateConfig, type PipelineConfig } from '../worker/config.ts';
 
 /**

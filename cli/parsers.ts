@@ -1,5 +1,5 @@
 import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 
 export function parsePort(value: string): number {
   const n = Number(value);
@@ -22,4 +22,19 @@ export function parseStreams(value: string): StreamName[] {
     }
   }
   return names as StreamName[];
+}
+
+/**
+ * Parses an option's text in the action, for values whose vocabulary lives in a module only the
+ * action loads (the simulator's sizes, tiers and fault kinds): a bad value fails as a parser given
+ * at registration would, with commander's one line naming the option, and a usage exit code.
+ */
+export function parseInAction<T>(command: Command, option: string, text: string, parse: (text: string) => T): T {
+  try {
+    return parse(text);
+  } catch (error) {
+    if (!(error instanceof InvalidArgumentError)) throw error;
+    const flags = command.options.find((o) => o.attributeName() === option)?.flags ?? option;
+    command.error(`error: option '${flags}' argument '${text}' is invalid. ${error.message}`, { exitCode: error.exitCode, code: error.code });
+  }
 }

@@ -2,10 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { WORLD_SIZES, type WorldSizeName } from '../../tools/simulator/world/size.ts';
+import { parseInAction } from '../parsers.ts';
+import type { SimulatorModule, WorldSizeName } from '../simulatorLoader.ts';
 
-function parseSize(value: string): WorldSizeName {
-  if (!(value in WORLD_SIZES)) throw new InvalidArgumentError(`expected one of ${Object.keys(WORLD_SIZES).join(', ')}`);
+/** A world size by name (the sizes are the simulator's, so this runs in the action, once it is loaded). */
+export function parseDemoSize(value: string, sizes: SimulatorModule['WORLD_SIZES']): WorldSizeName {
+  if (!(value in sizes)) throw new InvalidArgumentError(`expected one of ${Object.keys(sizes).join(', ')}`);
   return value as WorldSizeName;
 }
 
@@ -17,18 +19,20 @@ export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('backfill every stream from the built-in simulator into ./data, export Parquet, verify')
-    .option('--size <size>', 'simulated world size: tiny, small (default, about half a minute), mainnet-like (about two minutes on 2 cores)', parseSize, 'small' as WorldSizeName)
+    .option('--size <size>', 'simulated world size: tiny, small (default, about half a minute), mainnet-like (about two minutes on 2 cores)', 'small')
     .option('--seed <n>', 'world seed', (v: string) => Number.parseInt(v, 10), 1)
     .option('--data-dir <dir>', 'where the warehouse, Parquet and Temporal state go', './data')
     .option('--keep-running', 'keep the simulator, Temporal and its UI up after the summary (Ctrl-C to stop)')
-    .action(async (opts: { size: WorldSizeName; seed: number; dataDir: string; keepRunning?: boolean }) => {
+    .action(async (opts: { size: string; seed: number; dataDir: string; keepRunning?: boolean }, command: Command) => {
       const started = Date.now();
+      // The simulator first: where it is not installed (the worker image) the demo stops here, in one line.
+      const simulator = await (await import('../simulatorLoader.ts')).loadSimulator();
+      const size = parseInAction(command, 'size', opts.size, (text) => parseDemoSize(text, simulator.WORLD_SIZES));
       // Loaded here, not at the top: only `demo` and `simulator` pay for the simulator (and the
       // demo for Temporal, DuckDB and the sync core); `--help` and the other commands start fast.
-      const [{ stringify: toYaml }, { startSimulator }, { resolveConfig }, { configForWorld, DEMO_RATE_LIMITS }, { withSession }, { runOnWorker }, { followPipeline, startPipeline, summarize }, { reportWorkflow, verifyWorkflow }, { writeReport }] =
+      const [{ stringify: toYaml }, { resolveConfig }, { configForWorld, DEMO_RATE_LIMITS }, { withSession }, { runOnWorker }, { followPipeline, startPipeline, summarize }, { reportWorkflow, verifyWorkflow }, { writeReport }] =
         await Promise.all([
           import('yaml'),
-          import('../../tools/simulator/index.ts'),
           import('../../worker/config.ts'),
           import('../demoConfig.ts'),
           import('../session.ts'),
@@ -37,7 +41,7 @@ export function registerDemoCommand(program: Command): void {
           import('../../workflows/maintenance.ts'),
           import('../report/writeReport.ts'),
         ]);
-      const sim = await startSimulator({ seed: opts.seed, size: opts.size, rateLimits: DEMO_RATE_LIMITS });
+      const sim = await simulator.startSimulator({ seed: opts.seed, size, rateLimits: DEMO_RATE_LIMITS });
       try {
         const dataDir = resolve(opts.dataDir);
         mkdirSync(dataDir, { recursive: true });
@@ -45,7 +49,7 @@ export function registerDemoCommand(program: Command): void {
         writeFileSync(join(dataDir, 'demo-config.yaml'), toYaml(pipelineConfig));
         // The demo talks to its own simulator and its own embedded Temporal, whatever the shell says.
         const config = resolveConfig(pipelineConfig, { GLACIER_DATA_DIR: dataDir });
-        process.stdout.write(`simulator: ${sim.baseUrl} (metrics ${sim.metricsUrl}), world ${opts.size} seed ${opts.seed}\n`);
+        process.stdout.write(`simulator: ${sim.baseUrl} (metrics ${sim.metricsUrl}), world ${size} seed ${opts.seed}\n`);
         await withSession(config, async (session) => {
           process.stdout.write(`temporal UI: ${session.uiUrl}\n`);
           const handle = await startPipeline(session, {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
 import { parsePort } from '../parsers.ts';
+import { untilStopped } from '../untilStopped.ts';
 
 export function registerDevServerCommand(program: Command): void {
   program
@@ -14,10 +15,7 @@ export function registerDevServerCommand(program: Command): void {
       const { DevServer } = await import('../../worker/devServer.ts');
       const server = await new DevServer({ dataDir: join(config.dataDir, 'temporal'), port: opts.port, uiPort: opts.uiPort }).start();
       process.stdout.write(`temporal dev server on ${server.address}, UI ${server.uiUrl}\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await untilStopped();
       await server.stop();
     });
 }

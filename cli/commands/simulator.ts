@@ -1,20 +1,21 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import { parsePort } from '../parsers.ts';
-// The option parsers need only these constants; the simulator itself is imported by the action.
-import { FAULT_KINDS, type FaultKind } from '../../tools/simulator/http/faults.ts';
-import { TIERS, type ApiKey, type Tier } from '../../tools/simulator/http/auth.ts';
-import { WORLD_SIZES, type WorldSize, type WorldSizeName } from '../../tools/simulator/world/size.ts';
+import { parseInAction, parsePort } from '../parsers.ts';
+import { untilStopped } from '../untilStopped.ts';
+import type { ApiKey, FaultKind, SimulatorModule, Tier, WorldSize, WorldSizeName } from '../simulatorLoader.ts';
+
+// The simulator is loaded by the action only (it is absent from the worker image), so the options
+// that name its vocabulary (sizes, tiers, fault kinds) are taken as text and parsed there with it.
 
 /** `tiny|small|mainnet-like`, or explicit fields: `evmBlocks=10000000,evmAddresses=500`. */
-export function parseSize(value: string): WorldSizeName | Partial<WorldSize> {
-  if (value in WORLD_SIZES) return value as WorldSizeName;
-  const fields = Object.keys(WORLD_SIZES.tiny);
+export function parseSize(value: string, sizes: SimulatorModule['WORLD_SIZES']): WorldSizeName | Partial<WorldSize> {
+  if (value in sizes) return value as WorldSizeName;
+  const fields = Object.keys(sizes.tiny);
   const out: Record<string, number> = {};
   for (const part of value.split(',')) {
     const [k, v] = part.split('=');
     if (!fields.includes(k) || v === undefined || !/^\d+$/.test(v.replace(/_/g, ''))) {
-      throw new InvalidArgumentError(`expected ${Object.keys(WORLD_SIZES).join('|')} or field=number,... (fields: ${fields.join(', ')}), got "${value}"`);
+      throw new InvalidArgumentError(`expected ${Object.keys(sizes).join('|')} or field=number,... (fields: ${fields.join(', ')}), got "${value}"`);
     }
     out[k] = Number(v.replace(/_/g, ''));
   }
@@ -22,22 +23,22 @@ export function parseSize(value: string): WorldSizeName | Partial<WorldSize> {
 }
 
 /** `key:tier,key2:tier2[:revoked]`. */
-export function parseKeys(value: string): ApiKey[] {
+export function parseKeys(value: string, tiers: SimulatorModule['TIERS']): ApiKey[] {
   return value.split(',').map((entry) => {
     const [key, tier, flag] = entry.split(':');
-    if (!key || !(TIERS as readonly string[]).includes(tier) || (flag !== undefined && flag !== 'revoked')) {
-      throw new InvalidArgumentError(`expected key:tier[:revoked] with tier one of ${TIERS.join(', ')}, got "${entry}"`);
+    if (!key || !(tiers as readonly string[]).includes(tier) || (flag !== undefined && flag !== 'revoked')) {
+      throw new InvalidArgumentError(`expected key:tier[:revoked] with tier one of ${tiers.join(', ')}, got "${entry}"`);
     }
     return { key, tier: tier as Tier, revoked: flag === 'revoked' };
   });
 }
 
 /** Repeatable `kind=probability`. */
-export function parseFault(value: string, previous: Partial<Record<FaultKind, number>> = {}): Partial<Record<FaultKind, number>> {
+export function parseFault(value: string, kinds: SimulatorModule['FAULT_KINDS'], previous: Partial<Record<FaultKind, number>> = {}): Partial<Record<FaultKind, number>> {
   const [kind, p] = value.split('=');
   const prob = Number(p);
-  if (!(FAULT_KINDS as readonly string[]).includes(kind) || p === undefined || p === '' || !(prob >= 0 && prob <= 1)) {
-    throw new InvalidArgumentError(`expected kind=probability (0..1) with kind one of ${FAULT_KINDS.join(', ')}, got "${value}"`);
+  if (!(kinds as readonly string[]).includes(kind) || p === undefined || p === '' || !(prob >= 0 && prob <= 1)) {
+    throw new InvalidArgumentError(`expected kind=probability (0..1) with kind one of ${kinds.join(', ')}, got "${value}"`);
   }
   return { ...previous, [kind]: prob };
 }
@@ -58,12 +59,16 @@ interface SimulatorCliOptions {
   metricsPort?: number;
   host: string;
   seed: number;
-  size: WorldSizeName | Partial<WorldSize>;
+  size: string;
   rateLimits?: boolean;
-  keys?: ApiKey[];
-  fault?: Partial<Record<FaultKind, number>>;
+  keys?: string;
+  fault?: string[];
   growth?: number;
 }
+
+/** Named in the help without loading the simulator; a test holds them equal to its own lists. */
+export const SIZE_NAMES_HELP = 'tiny|small|mainnet-like';
+export const FAULT_KINDS_HELP = 'http500, http502, http503, burst429, reset, slow, truncated, shortPage, expiredToken';
 
 export function registerSimulatorCommand(program: Command): void {
   program
@@ -73,30 +78,32 @@ export function registerSimulatorCommand(program: Command): void {
     .option('--metrics-port <port>', 'holder-metrics port (default: a free port)', parsePort)
     .option('--host <host>', 'listen address', '127.0.0.1')
     .option('--seed <n>', 'world seed', parseSeed, 1)
-    .option('--size <size>', `world size: ${Object.keys(WORLD_SIZES).join('|')} or field=number,...`, parseSize, 'small')
+    .option('--size <size>', `world size: ${SIZE_NAMES_HELP} or field=number,...`, 'small')
     .option('--rate-limits', 'enforce CU rate limits (default on)', true)
     .option('--no-rate-limits', 'do not enforce CU rate limits')
-    .option('--keys <list>', 'API keys as key:tier[:revoked],...', parseKeys)
-    .option('--fault <kind=prob>', `inject a fault (repeatable): ${FAULT_KINDS.join(', ')}`, parseFault)
+    .option('--keys <list>', 'API keys as key:tier[:revoked],...')
+    .option('--fault <kind=prob>', `inject a fault (repeatable): ${FAULT_KINDS_HELP}`, (text: string, previous: string[] = []) => [...previous, text])
     .option('--growth <steps/s>', 'grow every chain by this many blocks per second', parseGrowth)
-    .action(async (opts: SimulatorCliOptions) => {
-      const { startSimulator } = await import('../../tools/simulator/index.ts');
+    .action(async (opts: SimulatorCliOptions, command: Command) => {
+      const { loadSimulator } = await import('../simulatorLoader.ts');
+      const { startSimulator, WORLD_SIZES, TIERS, FAULT_KINDS } = await loadSimulator();
+      const size = parseInAction(command, 'size', opts.size, (text) => parseSize(text, WORLD_SIZES));
+      const keys = opts.keys === undefined ? undefined : parseInAction(command, 'keys', opts.keys, (text) => parseKeys(text, TIERS));
+      let faults: Partial<Record<FaultKind, number>> | undefined;
+      for (const text of opts.fault ?? []) faults = parseInAction(command, 'fault', text, (t) => parseFault(t, FAULT_KINDS, faults));
       const sim = await startSimulator({
         seed: opts.seed,
-        size: opts.size,
+        size,
         port: opts.port,
         metricsPort: opts.metricsPort,
         host: opts.host,
-        keys: opts.keys,
+        keys,
         rateLimits: opts.rateLimits !== false,
-        faults: opts.fault,
+        faults,
         growth: opts.growth ? { stepsPerSecond: opts.growth } : undefined,
       });
       process.stdout.write(`simulator data API  ${sim.baseUrl}\nsimulator metrics   ${sim.metricsUrl}\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await untilStopped();
       await sim.close();
     });
 }

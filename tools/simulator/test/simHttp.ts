@@ -1,5 +1,3 @@
-import { parseJsonLossless } from '../../../activities/api/losslessJson.ts';
-
 /**
  * Small HTTP helpers for simulator tests: real requests over loopback with global fetch. Bodies are
  * parsed losslessly (integers above 2^53 as their digits), as ground truth hands them out.
@@ -12,12 +10,24 @@ export interface JsonResponse {
   body: Record<string, unknown>;
 }
 
+/** A JSON string literal, or a number literal. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * JSON.parse that reads integer literals beyond ±(2^53-1) as their decimal text, as a lossless client
+ * does (exactJsonValue is the simulator's side of that contract). The simulator's tests keep their
+ * own reader: the simulator is a unit of its own and imports nothing of the product.
+ */
+export function parseExact(text: string): unknown {
+  return JSON.parse(text.replace(TOKEN, (token) => (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token)) ? `"${token}"` : token)));
+}
+
 export async function getJson(url: string, headers: Record<string, string> = {}): Promise<JsonResponse> {
   const res = await fetch(url, { headers });
   const text = await res.text();
   let body: Record<string, unknown> = {};
   try {
-    body = parseJsonLossless(text) as Record<string, unknown>;
+    body = parseExact(text) as Record<string, unknown>;
   } catch {
     // Left empty: truncated-body faults produce invalid JSON on purpose.
   }

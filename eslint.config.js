@@ -61,7 +61,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'test/helpers/workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { DevServer } from '../worker/devServer.ts';
-import { workflowsPath } from '../worker/workflowsPath.ts';
+
+/** The product's workflows plus the ones only tests use (test/helpers/workflows/index.ts). */
+const testWorkflowsPath = fileURLToPath(new URL('./helpers/workflows/index.ts', import.meta.url));
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,12 +18,13 @@ declare module 'vitest' {
 
 /**
  * One real Temporal dev server (from the pinned binary) for the whole test run, and the workflow
- * bundle built once, so each test file only starts a worker on its own task queue.
+ * bundle built once, so each test file only starts a worker on its own task queue. The bundle holds
+ * the product's workflows and the test-only ones, which the product bundle leaves out.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'glacier-etl-test-'));
   const server = await new DevServer({ dataDir: join(dir, 'temporal'), headless: true }).start();
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: testWorkflowsPath, logger: quietBundlerLogger });
   const workflowBundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundlePath, code);
   project.provide('temporalAddress', server.address);

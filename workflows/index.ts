@@ -1,6 +1,5 @@
-// Every workflow the worker registers. Deterministic code only (see eslint.config.js).
-export { healthCheckWorkflow } from './healthCheck.ts';
-export { waitForSignalWorkflow, releaseSignal } from './waitForSignal.ts';
+// Every workflow the worker registers. Deterministic code only (see eslint.config.js). Workflows only
+// tests use live in test/helpers/workflows/, bundled with these by test/globalSetup.ts.
 export { partitionWorkflow, partitionProgressQuery } from './partition.ts';
 export { pipelineWorkflow, pipelineStatusQuery } from './pipeline.ts';
-export { checkpointsWorkflow, exportWorkflow, reportWorkflow, statusWorkflow, verifyWorkflow } from './maintenance.ts';
+export { exportWorkflow, reportWorkflow, statusWorkflow, verifyWorkflow } from './maintenance.ts';

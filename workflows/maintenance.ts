@@ -10,10 +10,6 @@ import type { StreamName } from '../common/streamNames.ts';
 // file does them, whether the CLI embeds the worker or talks to a remote cluster.
 const acts = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
 
-export async function checkpointsWorkflow(): Promise<CheckpointView[]> {
-  return await acts.listCheckpoints();
-}
-
 /** Checkpoints and per-stream CU accounting, for `status`. */
 export async function statusWorkflow(): Promise<{ checkpoints: CheckpointView[]; costs: StreamCost[] }> {
   return { checkpoints: await acts.listCheckpoints(), costs: await acts.streamCosts() };

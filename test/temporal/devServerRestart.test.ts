@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { DevServer } from '../../worker/devServer.ts';
 import { createActivities } from '../../activities/index.ts';
-import { releaseSignal, waitForSignalWorkflow } from '../../workflows/index.ts';
+import { releaseSignal, waitForSignalWorkflow } from '../helpers/workflows/index.ts';
 import { startTestWorker } from '../helpers/testWorker.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
 

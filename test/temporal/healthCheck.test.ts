@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { healthCheckWorkflow } from '../../workflows/index.ts';
+import * as productWorkflows from '../../workflows/index.ts';
+import * as testWorkflows from '../helpers/workflows/index.ts';
+import { healthCheckWorkflow } from '../helpers/workflows/index.ts';
 import { startTestWorker, type TestWorker } from '../helpers/testWorker.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
 
@@ -20,5 +22,10 @@ describe('workflow on the real dev server', () => {
     const history = await tw.client.workflow.getHandle(workflowId).fetchHistory();
     const scheduled = history.events?.filter((e) => e.activityTaskScheduledEventAttributes) ?? [];
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)).toEqual(['ping']);
+  });
+
+  it('the product bundle\'s entry registers no test-only workflow; the tests\' bundle adds them to it', () => {
+    expect(Object.keys(productWorkflows).filter((name) => /healthCheck|waitForSignal|releaseSignal/.test(name))).toEqual([]);
+    expect(Object.keys(testWorkflows).sort()).toEqual([...Object.keys(productWorkflows), 'healthCheckWorkflow', 'releaseSignal', 'waitForSignalWorkflow'].sort());
   });
 });

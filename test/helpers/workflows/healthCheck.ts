@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../../../activities/index.ts';
 
 const { ping } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds' });
 

@@ -11,3 +11,8 @@ export async function configFor(command: Command): Promise<ResolvedConfig> {
   const { loadConfig } = await import('../worker/config.ts');
   return loadConfig(config);
 }
+
+/** An action that starts from the resolved config: `.action(withConfig(async (config, opts) => …))`. */
+export function withConfig<O>(action: (config: ResolvedConfig, opts: O, command: Command) => Promise<void>): (opts: O, command: Command) => Promise<void> {
+  return async (opts, command) => action(await configFor(command), opts, command);
+}

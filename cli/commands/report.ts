@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { configFor } from '../globalConfig.ts';
+import { withConfig } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { warehousePath } from '../../worker/paths.ts';
 
@@ -25,21 +25,15 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description('write one self-contained HTML page (charts and tables, works offline) about what the warehouse holds')
     .option('-o, --out <file>', 'where to write the page (default: <dataDir>/report.html)')
-    .action(async (opts: { out?: string }, command: Command) => {
-      const config = await configFor(command);
+    .action(withConfig(async (config, opts: { out?: string }) => {
       // Embedded mode opens the warehouse here: refuse to create an empty one just to report on it.
       const file = warehousePath(config.dataDir);
       if (!config.temporalAddress && !existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
       const out = outputPath(opts.out, config.dataDir);
       // Loaded when the command runs, like every command's implementation (`--help` stays fast).
-      const [{ withSession }, { runOnWorker }, { reportWorkflow }, { writeReport }] = await Promise.all([
-        import('../session.ts'),
-        import('../runOnWorker.ts'),
-        import('../../workflows/maintenance.ts'),
-        import('../report/writeReport.ts'),
-      ]);
-      const data = await withSession(config, (session) => runOnWorker(session, reportWorkflow, 'glacier-report', []));
+      const [{ runMaintenance }, { writeReport }] = await Promise.all([import('../runOnWorker.ts'), import('../report/writeReport.ts')]);
+      const data = await runMaintenance(config, 'reportWorkflow', []);
       const bytes = writeReport(data, out);
       process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
-    });
+    }));
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ScheduleDescription } from '@temporalio/client';
+import type { ScheduleDescription, ScheduleHandle } from '@temporalio/client';
 import { configFor } from '../globalConfig.ts';
 import { parseStreams } from '../parsers.ts';
 import type { Session } from '../session.ts';
@@ -26,6 +26,12 @@ function describeSchedule(d: ScheduleDescription): string {
   const last = d.info.recentActions.at(-1)?.takenAt.toISOString() ?? '-';
   return `${d.scheduleId}  ${spec}  next ${next}  last ${last}${d.state.paused ? '  (paused)' : ''}`;
 }
+
+/** The subcommands that make one call on a schedule's handle: `schedule delete|trigger <id>`. */
+const HANDLE_COMMANDS: { verb: string; description: string; past: string; act: (handle: ScheduleHandle) => Promise<void> }[] = [
+  { verb: 'delete', description: 'delete a schedule', past: 'deleted', act: (handle) => handle.delete() },
+  { verb: 'trigger', description: "run a schedule's action now", past: 'triggered', act: (handle) => handle.trigger() },
+];
 
 /**
  * Nightly syncs come from Temporal Schedules: overlap SKIP (a slow run never stacks up) and a
@@ -87,27 +93,17 @@ export function registerScheduleCommand(program: Command): void {
       });
     });
 
-  schedule
-    .command('delete <id>')
-    .description('delete a schedule')
-    .action(async (id: string, _opts, command: Command) => {
-      await withSession(await configFor(command), async (session) => {
-        await session.client.schedule.getHandle(id).delete().catch((error: Error) => {
-          throw new UserError(`schedule delete ${id}: ${error.message.split('\n')[0]}`);
+  for (const { verb, description, past, act } of HANDLE_COMMANDS) {
+    schedule
+      .command(`${verb} <id>`)
+      .description(description)
+      .action(async (id: string, _opts, command: Command) => {
+        await withSession(await configFor(command), async (session) => {
+          await act(session.client.schedule.getHandle(id)).catch((error: Error) => {
+            throw new UserError(`schedule ${verb} ${id}: ${error.message.split('\n')[0]}`);
+          });
+          process.stdout.write(`${past} ${id}\n`);
         });
-        process.stdout.write(`deleted ${id}\n`);
       });
-    });
-
-  schedule
-    .command('trigger <id>')
-    .description('run a schedule\'s action now')
-    .action(async (id: string, _opts, command: Command) => {
-      await withSession(await configFor(command), async (session) => {
-        await session.client.schedule.getHandle(id).trigger().catch((error: Error) => {
-          throw new UserError(`schedule trigger ${id}: ${error.message.split('\n')[0]}`);
-        });
-        process.stdout.write(`triggered ${id}\n`);
-      });
-    });
+  }
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import { parseInAction, parsePort } from '../parsers.ts';
-import { untilStopped } from '../untilStopped.ts';
+import { parseInAction } from '../parsers.ts';
+import { serveCommand, untilStopped } from '../serveCommand.ts';
 import type { ApiKey, FaultKind, SimulatorModule, Tier, WorldSize, WorldSizeName } from '../simulatorLoader.ts';
 
 // The simulator is loaded by the action only (it is absent from the worker image), so the options
@@ -71,11 +71,10 @@ export const SIZE_NAMES_HELP = 'tiny|small|mainnet-like';
 export const FAULT_KINDS_HELP = 'http500, http502, http503, burst429, reset, slow, truncated, shortPage, expiredToken';
 
 export function registerSimulatorCommand(program: Command): void {
-  program
-    .command('simulator')
-    .description('serve the offline Data API from a deterministic synthetic world (Ctrl-C stops it)')
-    .option('--port <port>', 'data API port (default: a free port)', parsePort)
-    .option('--metrics-port <port>', 'holder-metrics port (default: a free port)', parsePort)
+  serveCommand(program, 'simulator', 'serve the offline Data API from a deterministic synthetic world', [
+    ['--port', 'data API'],
+    ['--metrics-port', 'holder-metrics'],
+  ])
     .option('--host <host>', 'listen address', '127.0.0.1')
     .option('--seed <n>', 'world seed', parseSeed, 1)
     .option('--size <size>', `world size: ${SIZE_NAMES_HELP} or field=number,...`, 'small')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainAll, sorted, startHarness, truth, type Harness } from './harness.ts';
+import { STREAM_NAMES } from '../../common/streamNames.ts';
 
 /**
  * Every EVM and metrics stream, loaded from the real simulator over HTTP into a real DuckDB file via
@@ -33,19 +34,7 @@ beforeAll(async () => {
       txHashes = hashes.slice(0, 6);
       nfts = d.nfts.filter((n) => n.chainId === chainId).slice(0, 4);
       return {
-        streams: [
-          'evm.blocks',
-          'evm.transactions',
-          'evm.address_transactions',
-          'evm.token_transfers',
-          'evm.native_balances',
-          'evm.erc20_balances',
-          'evm.erc721_balances',
-          'evm.erc1155_balances',
-          'evm.transaction_details',
-          'evm.nft_tokens',
-          'metrics.holders',
-        ],
+        streams: STREAM_NAMES.filter((name) => !name.startsWith('pn.')),
         evmChains: [
           {
             chainId,

@@ -3,8 +3,8 @@ import * as holders from '@avalabs/avacloud-sdk/models/components/index.js';
 import * as c from '@avalanche-sdk/chainkit/models/components';
 import * as ops from '@avalanche-sdk/chainkit/models/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../tools/simulator/index.ts';
-import { getJson, walk } from '../../tools/simulator/test/simHttp.ts';
+import { startSimulator, type Simulator } from '../../index.ts';
+import { getJson, walk } from '../simHttp.ts';
 
 /**
  * Conformance of the simulator's EVM, holder-metrics and signature-aggregation endpoints with the

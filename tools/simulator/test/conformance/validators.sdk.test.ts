@@ -1,7 +1,7 @@
 import * as c from '@avalanche-sdk/chainkit/models/components';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../tools/simulator/index.ts';
-import { walk } from '../../tools/simulator/test/simHttp.ts';
+import { startSimulator, type Simulator } from '../../index.ts';
+import { walk } from '../simHttp.ts';
 
 /**
  * The validator list of the real simulator (tiny world, over HTTP) judged by the official SDK's

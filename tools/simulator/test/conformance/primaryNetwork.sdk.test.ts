@@ -1,8 +1,8 @@
 import * as c from '@avalanche-sdk/chainkit/models/components';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
-import { startSimulator } from '../../tools/simulator/index.ts';
-import type { Simulator } from '../../tools/simulator/index.ts';
+import { parseExact } from '../simHttp.ts';
+import { startSimulator } from '../../index.ts';
+import type { Simulator } from '../../index.ts';
 
 /**
  * The official SDK (@avalanche-sdk/chainkit), a client no one here wrote, judges the simulator's
@@ -132,7 +132,7 @@ afterAll(async () => {
 
 /** Items of every page whose description matches, parsed losslessly (integers above 2^53 as text). */
 function items<T>(where: RegExp, key: string): T[] {
-  return pages.filter((p) => where.test(p.where)).flatMap((p) => (parseJsonLossless(p.text) as Record<string, T[]>)[key]);
+  return pages.filter((p) => where.test(p.where)).flatMap((p) => (parseExact(p.text) as Record<string, T[]>)[key]);
 }
 
 describe('primary-network endpoints against the official SDK schemas', () => {

@@ -13,6 +13,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
 COPY sql ./sql
+# tools/ (the simulator) is left out: the image holds no simulator code, and `demo` / `simulator` say
+# so in one line (test/worker/workerImage.test.ts replays this stage and checks it).
 # The workflow bundle is built on the worker's first start, into the runtime user's cache.
 RUN GLACIER_SKIP_BUNDLE=1 npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 

@@ -1,4 +1,4 @@
-import type { World } from '../world/world.ts';
+import type { WorldSize } from '../world/size.ts';
 import { EVM_CHAIN_SPECS } from './chain.ts';
 import { EvmChainModel } from './chainModel.ts';
 
@@ -16,7 +16,8 @@ export class EvmWorld {
   readonly chains: EvmChainModel[];
   private readonly byId = new Map<string, EvmChainModel>();
 
-  constructor(world: World) {
+  /** `world`: the World building this half (its seed, size and live growth steps; not imported back). */
+  constructor(world: { readonly seed: number; readonly size: WorldSize; readonly steps: number }) {
     this.chains = EVM_CHAIN_SPECS.map((spec) => new EvmChainModel(spec, world.seed, world.size, () => world.steps));
     for (const c of this.chains) {
       this.byId.set(c.spec.chainId, c);

@@ -1,8 +1,22 @@
 import { asciiBytes, spellText } from '../http/asciiWriter.ts';
 import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { hash3, hash32, hash4, hexBytes, intIn, intIn4, unit } from '../world/hash.ts';
+import type { AddressPool } from './addressPool.ts';
 import { K } from './chain.ts';
-import type { EvmChainModel } from './chainModel.ts';
+import type { EvmChain } from './chain.ts';
+import type { TokenContract } from './tokens.ts';
+
+/**
+ * What the transaction model reads of its chain (EvmChainModel builds one and passes itself), named
+ * here so this module does not import the chain model back.
+ */
+export interface TxChainParts {
+  readonly chain: EvmChain;
+  readonly pool: AddressPool;
+  readonly tokens: TokenContract[];
+  /** The token contract a transaction calls (its index), or -1 for a native transfer. */
+  calledToken(g: number): number;
+}
 
 const GWEI = 1_000_000_000;
 const TRANSFER_METHOD = { callType: 'CONTRACT_CALL', methodHash: '0xa9059cbb', methodName: 'transfer(address,uint256)' };
@@ -53,7 +67,7 @@ export class TxModel {
   private readonly toBytes: Uint8Array[];
   private readonly toCreationBytes: Uint8Array[];
 
-  constructor(private readonly model: EvmChainModel) {
+  constructor(private readonly model: TxChainParts) {
     const { pool, tokens } = model;
     this.failResidue = hash32(model.chain.domain, K.fail) % FAIL_MODULUS;
     this.addressInfoJson = Array.from({ length: pool.P }, (_, slot) => JSON.stringify(this.addressInfo(slot)));

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles the shared kernel (common/), CLI, worker, workflows and activities, and the simulator (tools/simulator), into dist/
+// Compiles the shared kernel (common/), CLI, worker, workflows and activities, and the simulator (tools/simulator,
+// where present: the worker image leaves tools/ out and builds without it), into dist/
 // (gitignored), so bin/glacier-etl.js starts without a TypeScript compiler. Runs as `prepare` on
 // every `npm install` / `npm ci` of a clone, and by hand as `npm run build`.
 //

@@ -18,10 +18,10 @@ import { pnTransactions } from './pnTransactions.ts';
 import { pnUtxos } from './pnUtxos.ts';
 import { pnValidators } from './pnValidators.ts';
 import { pnVertices } from './pnVertices.ts';
-import type { StreamDef } from './streamDef.ts';
+import type { StreamDriver } from './streamDef.ts';
 
 /** The stream catalog: every stream by name. The only source of table and column identifiers. */
-export const STREAMS: Record<StreamName, StreamDef<never>> = {
+export const STREAMS: Record<StreamName, StreamDriver> = {
   'evm.blocks': evmBlocks,
   'evm.transactions': evmTransactions,
   'evm.address_transactions': evmAddressTransactions,
@@ -40,7 +40,7 @@ export const STREAMS: Record<StreamName, StreamDef<never>> = {
   'pn.pending_rewards': pnPendingRewards,
   'pn.vertices': pnVertices,
   'metrics.holders': metricsHolders,
-} as unknown as Record<StreamName, StreamDef<never>>;
+};
 
 /** Every table of every stream, once, in catalog order. */
 export function allTables(): TableDef[] {

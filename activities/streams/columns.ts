@@ -81,14 +81,19 @@ export const uint256 = <S>(name: string, read: Read<S, Numeric>, comment = 'uint
  */
 type Part<T> = Maybe<T>;
 
-export const evmAddressInfo = <S>(prefix: string, read: (s: S, x: PageContext) => Part<EvmAddressInfo>): Column<S>[] =>
-  within(read, [
-    varchar(`${prefix}_address`, (v) => v?.address, `${prefix}.address`),
-    varchar(`${prefix}_name`, (v) => v?.name, `${prefix}.name`),
-    varchar(`${prefix}_symbol`, (v) => v?.symbol, `${prefix}.symbol`),
-    integer(`${prefix}_decimals`, (v) => v?.decimals, `${prefix}.decimals`),
-    varchar(`${prefix}_logo_uri`, (v) => v?.logoUri, `${prefix}.logoUri`),
-  ]);
+/** The five fields of an EVM address info, which an ERC-20 token shares; `commented` names the source field in each comment. */
+function addressInfoColumns(prefix: string, commented: boolean, address = true): Column<Part<EvmAddressInfo>>[] {
+  const note = (field: string) => (commented ? `${prefix}.${field}` : undefined);
+  return [
+    ...(address ? [varchar<Part<EvmAddressInfo>>(`${prefix}_address`, (v) => v?.address, note('address'))] : []),
+    varchar(`${prefix}_name`, (v) => v?.name, note('name')),
+    varchar(`${prefix}_symbol`, (v) => v?.symbol, note('symbol')),
+    integer(`${prefix}_decimals`, (v) => v?.decimals, note('decimals')),
+    varchar(`${prefix}_logo_uri`, (v) => v?.logoUri, note('logoUri')),
+  ];
+}
+
+export const evmAddressInfo = <S>(prefix: string, read: (s: S, x: PageContext) => Part<EvmAddressInfo>): Column<S>[] => within(read, addressInfoColumns(prefix, true));
 
 export const money = <S>(prefix: string, read: (s: S, x: PageContext) => Part<Money>): Column<S>[] =>
   within(read, [varchar(`${prefix}_currency`, (v) => v?.currencyCode, `${prefix}.currencyCode`), varchar(`${prefix}_value`, (v) => v?.value, `${prefix}.value, exact decimal text`)]);
@@ -107,12 +112,8 @@ export const assetAmount = <S>(prefix: string, read: (s: S, x: PageContext) => P
 /** An ERC-20 token; `address: false` leaves its address column out (a table that keys on it names it itself). */
 export const erc20Token = <S>(prefix: string, read: (s: S, x: PageContext) => Part<Erc20Token>, address = true): Column<S>[] =>
   within(read, [
-    ...(address ? [varchar<Part<Erc20Token>>(`${prefix}_address`, (v) => v?.address)] : []),
-    varchar(`${prefix}_name`, (v) => v?.name),
-    varchar(`${prefix}_symbol`, (v) => v?.symbol),
-    integer(`${prefix}_decimals`, (v) => v?.decimals),
-    varchar(`${prefix}_logo_uri`, (v) => v?.logoUri),
-    varchar(`${prefix}_erc_type`, (v) => v?.ercType),
+    ...addressInfoColumns(prefix, false, address),
+    varchar<Part<Erc20Token>>(`${prefix}_erc_type`, (v) => v?.ercType),
     ...money(`${prefix}_price`, (v: Part<Erc20Token>) => v?.price),
   ]);
 
@@ -136,11 +137,12 @@ export const nftMetadata = <S>(prefix: string, read: (s: S, x: PageContext) => P
   ]);
 
 /**
- * Declares a table whose columns read `S` (a column group stands in the list as it is). Its keys, prune column and SCD2 columns must be columns
+ * Declares a table whose columns read `S` (a column group stands in the list as it is), merged by
+ * upsert unless it says otherwise. Its keys, prune column and SCD2 columns must be columns
  * of it: a typo fails when the module loads, not as a silent NULL in the warehouse.
  */
-export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns'> & { columns: (Column<S> | readonly Column<S>[])[] }): TableSpec<S> {
-  const table: TableSpec<S> = { ...decl, columns: decl.columns.flat() };
+export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & { columns: (Column<S> | readonly Column<S>[])[]; merge?: TableDef['merge'] }): TableSpec<S> {
+  const table: TableSpec<S> = { ...decl, merge: decl.merge ?? 'upsert', columns: decl.columns.flat() };
   const names = new Set(table.columns.map((c) => c.name));
   if (names.size !== table.columns.length) throw new Error(`table ${table.name}: a column name is declared twice`);
   const named = [...table.primaryKey, ...(table.pruneBy ? [table.pruneBy] : []), ...(table.scd2 ? [...table.scd2.key, ...table.scd2.tracked] : []), ...table.export.partitionBy];

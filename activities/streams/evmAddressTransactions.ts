@@ -15,7 +15,6 @@ export const evmAddressTransactionsTable = defineTable<NativeTransaction>({
     ubigint('block_number', (t) => t.blockNumber),
   ],
   primaryKey: ['chain_id', 'address', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'] },
 });

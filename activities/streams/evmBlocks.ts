@@ -24,7 +24,6 @@ export const evmBlocksTable = defineTable<Block>({
     added(ubigint('block_min_delay_excess', (b) => b.blockMinDelayExcess, 'blockMinDelayExcess; NULL before the Granite upgrade')),
   ],
   primaryKey: ['chain_id', 'block_number'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 });
 

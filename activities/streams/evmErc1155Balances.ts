@@ -1,26 +1,22 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc1155TokenBalance } from '../api/schemas/index.ts';
-import { defineTable, nftMetadata, snapshotAt, uint256, varchar } from './columns.ts';
+import { defineTable, nftMetadata, uint256, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { ownerKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
+import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
 import { nativeBalanceBeside } from './tables/evmNativeBalances.ts';
 
 export const evmErc1155BalancesTable = defineTable<Erc1155TokenBalance>({
   name: 'evm_erc1155_balances',
   comment: 'ERC-1155 balances (Erc1155TokenBalance) of each configured address per snapshot; metadata flattened to metadata_*.',
   columns: [
-    ownerKey(),
-    varchar('token_address', (b) => b.address),
-    varchar('token_id', (b) => b.tokenId, 'uint256 token id, exact text'),
-    snapshotAt('snapshot_at'),
+    heldNftKey(),
     varchar('erc_type', (b) => b.ercType),
     varchar('token_uri', (b) => b.tokenUri),
     varchar('token_chain_id', (b) => b.chainId),
     uint256('balance', (b) => b.balance, 'token units'),
     nftMetadata('metadata', (b) => b.metadata),
   ],
-  primaryKey: ['chain_id', 'address', 'token_address', 'token_id', 'snapshot_at'],
-  merge: 'upsert',
+  primaryKey: heldNftPrimaryKey,
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -19,7 +19,6 @@ export const evmErc20BalancesTable = defineTable<Erc20TokenBalance>({
     varchar('token_reputation', (b) => b.tokenReputation, 'Malicious, Benign or NULL; other values as sent'),
   ],
   primaryKey: ['chain_id', 'address', 'token_address', 'snapshot_at'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -1,18 +1,15 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc721TokenBalance } from '../api/schemas/index.ts';
-import { defineTable, nftMetadata, snapshotAt, varchar } from './columns.ts';
+import { defineTable, nftMetadata, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { ownerKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
+import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
 import { nativeBalanceBeside } from './tables/evmNativeBalances.ts';
 
 export const evmErc721BalancesTable = defineTable<Erc721TokenBalance>({
   name: 'evm_erc721_balances',
   comment: 'ERC-721 tokens held (Erc721TokenBalance) by each configured address per snapshot; metadata flattened to metadata_*.',
   columns: [
-    ownerKey(),
-    varchar('token_address', (b) => b.address),
-    varchar('token_id', (b) => b.tokenId, 'uint256 token id, exact text'),
-    snapshotAt('snapshot_at'),
+    heldNftKey(),
     varchar('name', (b) => b.name),
     varchar('symbol', (b) => b.symbol),
     varchar('erc_type', (b) => b.ercType),
@@ -21,8 +18,7 @@ export const evmErc721BalancesTable = defineTable<Erc721TokenBalance>({
     varchar('token_chain_id', (b) => b.chainId),
     nftMetadata('metadata', (b) => b.metadata),
   ],
-  primaryKey: ['chain_id', 'address', 'token_address', 'token_id', 'snapshot_at'],
-  merge: 'upsert',
+  primaryKey: heldNftPrimaryKey,
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

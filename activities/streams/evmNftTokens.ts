@@ -1,8 +1,9 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { NftTokenResponse } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, snapshotAt, varchar } from './columns.ts';
-import { partitionId } from './partitionIds.ts';
-import { defineStream, rowsOf } from './streamDef.ts';
+import type { PartitionSpec } from '../sync/types.ts';
+import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
+import { chainListPartitions } from './tables/blockRanges.ts';
 import { chainColumn } from './tables/evmTransactions.ts';
 
 type Item = { contract: string; tokenId: string; token: NftTokenResponse };
@@ -23,30 +24,20 @@ export const evmNftTokensTable = defineTable<Item>({
     snapshotAt('last_seen_at'),
   ],
   primaryKey: ['chain_id', 'address', 'token_id'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'] },
 });
+
+/** One configured NFT ("contract:tokenId"). */
+async function tokenOf(client: StreamClient, p: PartitionSpec, nft: string): Promise<Item> {
+  const [contract, tokenId] = nft.split(':');
+  return { contract, tokenId, token: await client.call(endpoints.evm.getNftToken, { chainId: String(p.params.chainId), address: contract, tokenId }) };
+}
 
 /** One get per configured NFT; params.nfts holds "contract:tokenId", the page token the next index. */
 export const evmNftTokens = defineStream({
   name: 'evm.nft_tokens',
   mode: 'snapshot-merge',
-  walks: endpoints.evm.getNftToken,
-  async fetchPage(client, p, s) {
-    const nfts = p.params.nfts as string[];
-    const index = Number(s.pageToken ?? 0);
-    const [contract, tokenId] = nfts[index].split(':');
-    const token = await client.call(endpoints.evm.getNftToken, { chainId: String(p.params.chainId), address: contract, tokenId });
-    return { items: [{ contract, tokenId, token }], nextPageToken: index + 1 < nfts.length ? String(index + 1) : undefined };
-  },
+  ...getEach(endpoints.evm.getNftToken, 'nfts', tokenOf),
   sources: [rowsOf(evmNftTokensTable)],
-  partitions: (config) =>
-    config.evmChains
-      .filter((c) => c.nfts.length > 0)
-      .map((c) => ({
-        stream: 'evm.nft_tokens' as const,
-        id: partitionId('evm.nft_tokens', c.chainId),
-        chain: c.chainId,
-        params: { chainId: c.chainId, nfts: c.nfts.map((n) => `${n.contract}:${n.tokenId}`) },
-      })),
+  partitions: (config) => chainListPartitions('evm.nft_tokens', config, 'nfts', (c) => c.nfts.map((n) => `${n.contract}:${n.tokenId}`)),
 });

@@ -39,7 +39,6 @@ export const evmTokenTransfersTable = defineTable<ErcTransfer>({
     added(varchar('token_id', (t) => nftOf(t)?.tokenId ?? '', "key part: the entry's token id (ERC-721/1155), '' for ERC-20 (one entry per log)"), "coalesce(nft_token_id, '')"),
   ],
   primaryKey: ['chain_id', 'contract_address', 'tx_hash', 'log_index', 'token_id'],
-  merge: 'upsert',
   pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 });

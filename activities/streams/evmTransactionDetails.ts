@@ -23,17 +23,27 @@ import {
   within,
   type Column,
 } from './columns.ts';
-import { partitionId } from './partitionIds.ts';
-import { childrenOf, defineStream, rowsOf, type Child } from './streamDef.ts';
+import { childrenOf, defineStream, getEach, rowsOf, type Child } from './streamDef.ts';
+import { chainListPartitions } from './tables/blockRanges.ts';
 import { chainColumn, chainIdComment, nativeTransactionColumns } from './tables/evmTransactions.ts';
 
 type Item = { txHash: string; detail: TransactionDetail };
 type NetworkToken = NonNullable<TransactionDetail['networkTokenDetails']>['networkToken'];
 type Of<I> = Child<Item, I>;
 
-/** chain_id and tx_hash of the parent detail: the key every child table starts with. */
-const key = <I>(): Column<Of<I>>[] => [chainColumn(), varchar('tx_hash', (c) => c.parent.detail.nativeTransaction.txHash)];
-const childExport = { partitionBy: ['chain_id'] };
+/**
+ * A table of one list of a detail: its rows start with the parent's chain_id and tx_hash and are
+ * keyed by them and `index` (the entry's position, or nothing for a one-per-transaction entry).
+ */
+function detailChild<I>(name: string, comment: string, index: Column<Of<I>>[], columns: (Column<Of<I>> | readonly Column<Of<I>>[])[]) {
+  return defineTable<Of<I>>({
+    name,
+    comment,
+    columns: [chainColumn(), varchar('tx_hash', (c) => c.parent.detail.nativeTransaction.txHash), index, ...columns],
+    primaryKey: ['chain_id', 'tx_hash', ...index.map((c) => c.name)],
+    export: { partitionBy: ['chain_id'] },
+  });
+}
 
 export const evmTransactionDetailsTable = defineTable<Item>({
   name: 'evm_transaction_details',
@@ -57,7 +67,6 @@ export const evmTransactionDetailsTable = defineTable<Item>({
     money('network_token_historical_price', (i) => i.detail.networkTokenDetails?.historicalPrice),
   ],
   primaryKey: ['chain_id', 'tx_hash'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 });
 
@@ -71,27 +80,22 @@ const internalTransactionColumns: Column<InternalTransaction>[] = [
   ubigint('gas_limit', (t) => t.gasLimit),
 ];
 
-export const evmInternalTransactionsTable = defineTable<Of<InternalTransaction>>({
-  name: 'evm_internal_transactions',
-  comment: 'internalTransactions of a transaction detail; trace_index = position in the list.',
-  columns: [
-    key(),
-    integer('trace_index', (c) => c.index, 'position in internalTransactions'),
-    within((c: Of<InternalTransaction>) => c.item, internalTransactionColumns),
-  ],
-  primaryKey: ['chain_id', 'tx_hash', 'trace_index'],
-  merge: 'upsert',
-  export: childExport,
-});
+export const evmInternalTransactionsTable = detailChild<InternalTransaction>(
+  'evm_internal_transactions',
+  'internalTransactions of a transaction detail; trace_index = position in the list.',
+  [integer('trace_index', (c) => c.index, 'position in internalTransactions')],
+  [within((c: Of<InternalTransaction>) => c.item, internalTransactionColumns)],
+);
 
-/** The columns every transfer list of a detail starts with (after the key). */
+/** A transfer list of a detail: keyed by transfer_index; log index, from and to, then the standard's own columns. */
 type Transfer = Erc20TransferDetail | Erc721TransferDetail | Erc1155TransferDetail;
-const transferBase = <I extends Transfer>(): Column<Of<I>>[] => [
-  integer('transfer_index', (c) => c.index, 'position in the list'),
-  integer('log_index', (c) => c.item.logIndex),
-  ...evmAddressInfo<Of<I>>('from', (c) => c.item.from),
-  ...evmAddressInfo<Of<I>>('to', (c) => c.item.to),
-];
+const transferTable = <I extends Transfer>(name: string, comment: string, columns: (Column<Of<I>> | readonly Column<Of<I>>[])[]) =>
+  detailChild<I>(name, comment, [integer('transfer_index', (c) => c.index, 'position in the list')], [
+    integer('log_index', (c) => c.item.logIndex),
+    evmAddressInfo('from', (c) => c.item.from),
+    evmAddressInfo('to', (c) => c.item.to),
+    ...columns,
+  ]);
 
 /** An ERC-721 or ERC-1155 token object of a transfer, flattened to token_*. */
 const nftToken = <I>(read: (c: Of<I>) => Erc721Token | Erc1155Token | null | undefined): Column<Of<I>>[] =>
@@ -103,66 +107,35 @@ const nftToken = <I>(read: (c: Of<I>) => Erc721Token | Erc1155Token | null | und
     ...nftMetadata<Erc721Token | Erc1155Token | null | undefined>('token_metadata', (t) => t?.metadata),
   ]);
 
-export const evmTxErc20TransfersTable = defineTable<Of<Erc20TransferDetail>>({
-  name: 'evm_tx_erc20_transfers',
-  comment: 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.',
-  columns: [key(), transferBase(), uint256('value', (c) => c.item.value, 'token smallest unit'), erc20Token('token', (c) => c.item.erc20Token)],
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-});
+export const evmTxErc20TransfersTable = transferTable<Erc20TransferDetail>('evm_tx_erc20_transfers', 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.', [
+  uint256('value', (c) => c.item.value, 'token smallest unit'),
+  erc20Token('token', (c) => c.item.erc20Token),
+]);
 
-export const evmTxErc721TransfersTable = defineTable<Of<Erc721TransferDetail>>({
-  name: 'evm_tx_erc721_transfers',
-  comment: 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.',
-  columns: [
-    key(),
-    transferBase(),
-    nftToken((c) => c.item.erc721Token),
-    varchar('token_name', (c) => c.item.erc721Token?.name),
-    varchar('token_symbol', (c) => c.item.erc721Token?.symbol),
-    varchar('token_owner_address', (c) => c.item.erc721Token?.ownerAddress),
-  ],
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-});
+export const evmTxErc721TransfersTable = transferTable<Erc721TransferDetail>('evm_tx_erc721_transfers', 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.', [
+  nftToken((c) => c.item.erc721Token),
+  varchar('token_name', (c) => c.item.erc721Token?.name),
+  varchar('token_symbol', (c) => c.item.erc721Token?.symbol),
+  varchar('token_owner_address', (c) => c.item.erc721Token?.ownerAddress),
+]);
 
-export const evmTxErc1155TransfersTable = defineTable<Of<Erc1155TransferDetail>>({
-  name: 'evm_tx_erc1155_transfers',
-  comment: 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.',
-  columns: [key(), transferBase(), uint256('value', (c) => c.item.value, 'token units'), nftToken((c) => c.item.erc1155Token)],
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-});
+export const evmTxErc1155TransfersTable = transferTable<Erc1155TransferDetail>('evm_tx_erc1155_transfers', 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.', [
+  uint256('value', (c) => c.item.value, 'token units'),
+  nftToken((c) => c.item.erc1155Token),
+]);
 
-export const evmTeleporterMessagesTable = defineTable<Of<TeleporterMessageInfo>>({
-  name: 'evm_teleporter_messages',
-  comment: 'teleporterMessageInfo of a transaction detail (one per transaction when present).',
-  columns: [
-    key(),
-    varchar('teleporter_message_id', (c) => c.item.teleporterMessageId),
-    varchar('direction', (c) => c.item.direction, 'as sent'),
-    varchar('source_chain_id', (c) => c.item.sourceChainId),
-    varchar('destination_chain_id', (c) => c.item.destinationChainId),
-  ],
-  primaryKey: ['chain_id', 'tx_hash'],
-  merge: 'upsert',
-  export: childExport,
-});
+export const evmTeleporterMessagesTable = detailChild<TeleporterMessageInfo>('evm_teleporter_messages', 'teleporterMessageInfo of a transaction detail (one per transaction when present).', [], [
+  varchar('teleporter_message_id', (c) => c.item.teleporterMessageId),
+  varchar('direction', (c) => c.item.direction, 'as sent'),
+  varchar('source_chain_id', (c) => c.item.sourceChainId),
+  varchar('destination_chain_id', (c) => c.item.destinationChainId),
+]);
 
 /** One get per configured hash; the page token is the index of the next hash. Details never change: upsert. */
 export const evmTransactionDetails = defineStream({
   name: 'evm.transaction_details',
   mode: 'snapshot-merge',
-  walks: endpoints.evm.getTransaction,
-  async fetchPage(client, p, s) {
-    const hashes = p.params.txHashes as string[];
-    const index = Number(s.pageToken ?? 0);
-    const detail = await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash: hashes[index] });
-    return { items: [{ txHash: hashes[index], detail }], nextPageToken: index + 1 < hashes.length ? String(index + 1) : undefined };
-  },
+  ...getEach(endpoints.evm.getTransaction, 'txHashes', async (client, p, txHash) => ({ txHash, detail: await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash }) })),
   sources: [
     rowsOf(evmTransactionDetailsTable),
     childrenOf(evmInternalTransactionsTable, { internal: (i) => i.detail.internalTransactions }),
@@ -171,8 +144,5 @@ export const evmTransactionDetails = defineStream({
     childrenOf(evmTxErc1155TransfersTable, { erc1155: (i) => i.detail.erc1155Transfers }),
     childrenOf(evmTeleporterMessagesTable, { teleporter: (i) => (i.detail.teleporterMessageInfo ? [i.detail.teleporterMessageInfo] : []) }),
   ],
-  partitions: (config) =>
-    config.evmChains
-      .filter((c) => c.transactions.length > 0)
-      .map((c) => ({ stream: 'evm.transaction_details' as const, id: partitionId('evm.transaction_details', c.chainId), chain: c.chainId, params: { chainId: c.chainId, txHashes: c.transactions } })),
+  partitions: (config) => chainListPartitions('evm.transaction_details', config, 'txHashes', (c) => c.transactions),
 });

@@ -21,7 +21,6 @@ export const metricsHoldersTable = defineTable<HolderEntry>({
     added(sortKeyNum, 'TRY_CAST(sort_key AS DECIMAL(38,0))'),
   ],
   primaryKey: ['chain_id', 'contract_address', 'threshold', 'snapshot_at', 'address'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -24,7 +24,6 @@ export const pnBalancesTable = defineTable<Entry>({
     varchar('status', (e) => e.item.status, 'atomic memory entries'),
   ],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'snapshot_at', 'kind', 'item_index'],
-  merge: 'upsert',
   export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'snapshot_at' },
 });
 

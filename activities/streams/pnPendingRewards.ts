@@ -21,7 +21,6 @@ export const pnPendingRewardsTable = defineTable<PendingReward>({
     assetAmount('estimated_reward_', (r) => r.estimatedReward),
   ],
   primaryKey: ['network', 'tx_hash', 'reward_type', 'snapshot_at'],
-  merge: 'upsert',
   export: { partitionBy: ['network'], dateFrom: 'snapshot_at' },
 });
 

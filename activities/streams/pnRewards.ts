@@ -23,7 +23,6 @@ export const pnRewardsTable = defineTable<HistoricalReward>({
     varchar('reward_tx_hash', (r) => r.rewardTxHash),
   ],
   primaryKey: ['network', 'tx_hash', 'utxo_id'],
-  merge: 'upsert',
   export: { partitionBy: ['network'], dateFrom: 'end_timestamp' },
 });
 

@@ -57,71 +57,70 @@ export const pnTransactionsTable = defineTable<Tx>({
     integer('emitted_utxo_count', (t) => t.emittedUtxos?.length, 'rows in pn_transaction_utxos with direction emitted'),
   ],
   primaryKey: ['network', 'blockchain_id', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_timestamp',
   export: pnExport,
   afterMerge: ['ops/propagateRewardTx.sql'],
 });
 
-export const pnTransactionUtxosTable = defineTable<Of<Utxo>>({
-  name: 'pn_transaction_utxos',
-  comment: 'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).',
-  columns: [
-    txKey((u) => u.parent),
-    varchar('direction', (u) => u.tag, 'consumed or emitted'),
-    integer('item_index', (u) => u.index, 'position in the list'),
-    within((u) => u.item, utxoColumns(utxoTxHash)),
-  ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'direction', 'item_index'],
-  merge: 'upsert',
-  export: pnExport,
-  afterMerge: ['ops/propagateUtxoSpends.sql'],
-});
+/**
+ * A table of one of a transaction's lists: rows start with the transaction's key and are keyed by it
+ * and `key` (the entry's list and position).
+ */
+function txList<I>(name: string, comment: string, key: Column<Of<I>>[], columns: (Column<Of<I>> | readonly Column<Of<I>>[])[], more: { pruneBy?: string; afterMerge?: string[] } = {}) {
+  return defineTable<Of<I>>({
+    name,
+    comment,
+    columns: [txKey((e) => e.parent), key, ...columns],
+    primaryKey: ['network', 'blockchain_id', 'tx_hash', ...key.map((c) => c.name)],
+    export: pnExport,
+    ...more,
+  });
+}
 
-export const pnTransactionAmountsTable = defineTable<Of<AssetAmount>>({
-  name: 'pn_transaction_amounts',
-  comment: 'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.',
-  columns: [
-    txKey((a) => a.parent),
-    varchar('kind', (a) => a.tag),
-    integer('item_index', (a) => a.index),
-    bigint('block_timestamp', (a) => txTimestamp(a.parent)),
-    assetAmount('', (a) => a.item),
-  ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'kind', 'item_index'],
-  merge: 'upsert',
-  pruneBy: 'block_timestamp',
-  export: pnExport,
-});
+/** The block time of an entry's transaction (the prune column of the list tables that have one). */
+const entryTimestamp = <I>() => bigint<Of<I>>('block_timestamp', (e) => txTimestamp(e.parent));
 
-export const pnL1ValidatorDetailsTable = defineTable<Of<L1ValidatorDetail>>({
-  name: 'pn_l1_validator_details',
-  comment: 'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).',
-  columns: [
-    txKey((d) => d.parent),
-    integer('item_index', (d) => d.index),
-    bigint('block_timestamp', (d) => txTimestamp(d.parent)),
-    varchar('validation_id', (d) => d.item.validationId),
-    varchar('validation_id_hex', (d) => d.item.validationIdHex),
-    varchar('node_id', (d) => d.item.nodeId),
-    varchar('subnet_id', (d) => d.item.subnetId),
-    retyped(ubigint('weight', (d) => d.item.weight, 'uint64, exact (sent as a JSON number, above 2^53 included)')),
-    hugeint('remaining_balance', (d) => d.item.remainingBalance, 'nAVAX (uint64, exact)'),
-    hugeint('balance_change', (d) => d.item.balanceChange, 'nAVAX (uint64, exact)'),
-    json('bls_credentials', (d) => d.item.blsCredentials),
+export const pnTransactionUtxosTable = txList<Utxo>(
+  'pn_transaction_utxos',
+  'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).',
+  [varchar('direction', (u) => u.tag, 'consumed or emitted'), integer('item_index', (u) => u.index, 'position in the list')],
+  [within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash))],
+  { afterMerge: ['ops/propagateUtxoSpends.sql'] },
+);
+
+export const pnTransactionAmountsTable = txList<AssetAmount>(
+  'pn_transaction_amounts',
+  'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.',
+  [varchar('kind', (a) => a.tag), integer('item_index', (a) => a.index)],
+  [entryTimestamp(), assetAmount('', (a: Of<AssetAmount>) => a.item)],
+  { pruneBy: 'block_timestamp' },
+);
+
+export const pnL1ValidatorDetailsTable = txList<L1ValidatorDetail>(
+  'pn_l1_validator_details',
+  'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).',
+  [integer('item_index', (d) => d.index)],
+  [
+    entryTimestamp(),
+    within((d: Of<L1ValidatorDetail>) => d.item, [
+      varchar('validation_id', (d) => d.validationId),
+      varchar('validation_id_hex', (d) => d.validationIdHex),
+      varchar('node_id', (d) => d.nodeId),
+      varchar('subnet_id', (d) => d.subnetId),
+      retyped(ubigint('weight', (d) => d.weight, 'uint64, exact (sent as a JSON number, above 2^53 included)')),
+      hugeint('remaining_balance', (d) => d.remainingBalance, 'nAVAX (uint64, exact)'),
+      hugeint('balance_change', (d) => d.balanceChange, 'nAVAX (uint64, exact)'),
+      json('bls_credentials', (d) => d.blsCredentials),
+    ]),
   ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'item_index'],
-  merge: 'upsert',
-  pruneBy: 'block_timestamp',
-  export: pnExport,
-});
+  { pruneBy: 'block_timestamp' },
+);
 
 export const pnAddressTransactionsTable = defineTable<Tx>({
   name: 'pn_address_transactions',
   comment: 'Which configured address set each primary-network transaction was listed for (link to pn_transactions).',
   columns: [txKey((t) => t), addressSet(), bigint('block_timestamp', txTimestamp)],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_timestamp',
   export: { partitionBy: ['network', 'blockchain_id'] },
 });

@@ -12,7 +12,6 @@ export const pnUtxosTable = defineTable<Utxo>({
     'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row. last_seen_at = snapshot of the last run that listed or updated it.',
   columns: [chainKey('chain alias as requested'), utxoColumns(), snapshotAt('last_seen_at')],
   primaryKey: ['network', 'blockchain_id', 'utxo_id'],
-  merge: 'upsert',
   export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp' },
 });
 

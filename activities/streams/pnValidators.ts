@@ -41,7 +41,6 @@ export const pnValidatorsTable = defineTable<Validator>({
     added(hugeint('delegation_capacity', (v) => v.delegationCapacity, 'active: nAVAX that may still be delegated')),
   ],
   primaryKey: ['network', 'node_id', 'tx_hash'],
-  merge: 'upsert',
   export: { partitionBy: ['network'] },
 });
 

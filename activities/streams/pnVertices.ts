@@ -21,7 +21,6 @@ export const pnVerticesTable = defineTable<Vertex>({
     integer('vertex_size_bytes', (v) => v.vertexSizeBytes),
   ],
   primaryKey: ['network', 'blockchain_id', 'vertex_hash'],
-  merge: 'upsert',
   export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'vertex_timestamp' },
 });
 

@@ -267,3 +267,23 @@ export function listWalk<P extends PageParams, R extends ListResponse<K>, K exte
     },
   };
 }
+
+/**
+ * The walk of a get endpoint over a list the partition holds in `params[list]` (addresses, tx hashes,
+ * NFTs): one call per entry, the page token being the index of the next entry. Returns the `walks`
+ * and `fetchPage` of a stream.
+ */
+export function getEach<P, R, T>(
+  endpoint: Endpoint<P, R>,
+  list: string,
+  get: (client: StreamClient, partition: PartitionSpec, entry: string) => Promise<T>,
+): { walks: Endpoint<P, R>; fetchPage: FetchPage<T> } {
+  return {
+    walks: endpoint,
+    async fetchPage(client, partition, state) {
+      const entries = partition.params[list] as string[];
+      const index = Number(state.pageToken ?? 0);
+      return { items: [await get(client, partition, entries[index])], nextPageToken: index + 1 < entries.length ? String(index + 1) : undefined };
+    },
+  };
+}

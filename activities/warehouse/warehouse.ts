@@ -30,16 +30,8 @@ export type FaultHook = (step: CommitStep) => void | Promise<void>;
 /** One table's rows of a batch, as column vectors (activities/warehouse/columnBatch.ts). */
 export type TableBatch = ColumnBatch;
 
-/** The checkpoint to store with a batch: totals, not deltas (the caller read the previous one). */
-export interface CheckpointWrite {
-  partitionId: string;
-  stream: StreamName;
-  pageToken: string | null;
-  cursor: Record<string, unknown>;
-  rows: number;
-  pages: number;
-  complete: boolean;
-}
+/** The checkpoint to store with a batch: totals, not deltas (the caller read the previous one); the commit stamps its time. */
+export type CheckpointWrite = Omit<CheckpointView, 'updatedAt'>;
 
 /** Per-run bookkeeping written in the same transaction (deltas for this commit). */
 export interface RunRecord {

@@ -38,3 +38,10 @@ export function blockRangeRequest(p: PartitionSpec, s: FetchState): { chainId: s
     endBlock: p.params.endBlock === undefined ? undefined : Number(p.params.endBlock),
   };
 }
+
+/** One partition per EVM chain whose configured list (addresses, NFTs, tx hashes) is not empty; the list goes in `params[param]`. */
+export function chainListPartitions(stream: StreamName, config: ResolvedConfig, param: string, list: (chain: ResolvedConfig['evmChains'][number]) => string[]): PartitionSpec[] {
+  return config.evmChains
+    .filter((c) => list(c).length > 0)
+    .map((c) => ({ stream, id: partitionId(stream, c.chainId), chain: c.chainId, params: { chainId: c.chainId, [param]: list(c) } }));
+}

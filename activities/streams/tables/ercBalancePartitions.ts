@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
-import { varchar, type Column } from '../columns.ts';
+import { snapshotAt, varchar, type Column } from '../columns.ts';
 import { partitionId } from '../partitionIds.ts';
 import { chainColumn } from './evmTransactions.ts';
 
@@ -17,3 +17,12 @@ export const ownerRequest = (p: PartitionSpec) => ({ chainId: String(p.params.ch
 
 /** chain_id and address (the partition's owner): the first columns of every ERC balance table. */
 export const ownerKey = <S>(): Column<S>[] => [chainColumn('the partition chain'), varchar('address', (_s, x) => String(x.partition.params.address), 'owner (configured address)')];
+
+/** The key of an NFT held by the partition's owner in a snapshot (ERC-721 and ERC-1155 balance tables). */
+export const heldNftKey = <S extends { address: string; tokenId: string }>(): Column<S>[] => [
+  ...ownerKey<S>(),
+  varchar('token_address', (b) => b.address),
+  varchar('token_id', (b) => b.tokenId, 'uint256 token id, exact text'),
+  snapshotAt('snapshot_at'),
+];
+export const heldNftPrimaryKey = ['chain_id', 'address', 'token_address', 'token_id', 'snapshot_at'];

@@ -27,7 +27,6 @@ export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
     money('balance_value', (e) => e.balance.balanceValue),
   ],
   primaryKey: ['chain_id', 'address', 'snapshot_at'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

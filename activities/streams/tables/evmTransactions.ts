@@ -32,7 +32,6 @@ export const evmTransactionsTable = defineTable<NativeTransaction>({
   comment: 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions) and per-address lists (evm.address_transactions). from/to/method flattened to columns.',
   columns: [varchar('chain_id', (t, x) => t.chainId ?? String(x.partition.params.chainId), chainIdComment), nativeTransactionColumns],
   primaryKey: ['chain_id', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 });

@@ -137,6 +137,8 @@ export interface StreamDecl<T> {
   needsChainHeads?: boolean;
   /** Derived streams also plan partitions from discovered values (second wave of a pipeline run). */
   takesDiscovered?: boolean;
+  /** Not in the default stream set (a config that lists no streams): a config names it to run it. */
+  optIn?: boolean;
   /** Partitions from the config (and, for derived streams, from discovered values). */
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
   /**
@@ -178,6 +180,7 @@ export interface StreamDriver {
   tables: TableDef[];
   needsChainHeads?: boolean;
   takesDiscovered?: boolean;
+  optIn?: boolean;
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
   /** Fetches one page of a walk. */
   fetch(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<DrivenPage>;
@@ -231,7 +234,7 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     extract: (ctx, into) => extract(page, ctx, into),
     rows: (ctx) => normalize(page, ctx),
   });
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, partitions, fetchPage } = decl;
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, fetchPage } = decl;
   return {
     name,
     mode,
@@ -240,6 +243,7 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     tables,
     ...(needsChainHeads ? { needsChainHeads } : {}),
     ...(takesDiscovered ? { takesDiscovered } : {}),
+    ...(optIn ? { optIn } : {}),
     partitions,
     fetchPage,
     normalize,

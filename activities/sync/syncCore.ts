@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError } from '../api/errors.ts';
 import { paginate } from '../api/paginate.ts';
-import { STREAMS } from '../streams/catalog.ts';
+import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
 import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
@@ -57,7 +57,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
-    const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
+    const selected = names.map(streamOf).filter((s) => !input.discovered || s.takesDiscovered);
     const plan: Discovered = {};
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
     const meter = newMeter();
@@ -86,8 +86,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 
   async function syncBatch(input: BatchInput): Promise<BatchResult> {
     const { partition } = input;
-    const stream = STREAMS[partition.stream];
-    if (!stream) throw new Error(`unknown stream ${partition.stream}`);
+    const stream = streamOf(partition.stream);
     const mode = stream.modeOf?.(partition) ?? stream.mode;
     const log = logger.child({ partition: partition.id, stream: partition.stream });
     const previous = await warehouse.readCheckpoint(partition.id);

@@ -18,6 +18,7 @@ import { pnTransactions } from './pnTransactions.ts';
 import { pnUtxos } from './pnUtxos.ts';
 import { pnValidators } from './pnValidators.ts';
 import { pnVertices } from './pnVertices.ts';
+import { pnVerticesByHeight } from './pnVerticesByHeight.ts';
 import type { StreamDriver } from './streamDef.ts';
 
 /**
@@ -42,6 +43,7 @@ export const STREAMS: Record<StreamName, StreamDriver> = {
   'pn.rewards': pnRewards,
   'pn.pending_rewards': pnPendingRewards,
   'pn.vertices': pnVertices,
+  'pn.vertices_by_height': pnVerticesByHeight,
   'metrics.holders': metricsHolders,
 };
 

@@ -98,14 +98,15 @@ type Lists<T, I> = Record<string, (item: T) => readonly I[] | null | undefined> 
  * (by tag, or by a function naming them per item when the item's keys are open).
  */
 export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, I>): TableSource<T> {
-  const tagged = typeof lists === 'function' ? undefined : Object.entries(lists);
+  type Named = [tag: string, list: readonly I[] | null | undefined][];
+  const tagged = typeof lists === 'function' ? [] : Object.entries(lists);
+  const listsOf: (item: T) => Named = typeof lists === 'function' ? lists : (item) => tagged.map(([tag, list]) => [tag, list(item)]);
   return {
     table,
     fill(page, x, out) {
       const children: Child<T, I>[] = [];
       for (const parent of page.items) {
-        const named = tagged ? tagged.map(([tag, list]) => [tag, list(parent)] as const) : (lists as (item: T) => [string, readonly I[] | null | undefined][])(parent);
-        for (const [tag, entries] of named) {
+        for (const [tag, entries] of listsOf(parent)) {
           if (entries) for (let index = 0; index < entries.length; index++) children.push({ parent, item: entries[index], index, tag });
         }
       }

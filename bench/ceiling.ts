@@ -54,8 +54,8 @@ export async function runCeiling(config: ResolvedConfig): Promise<ThroughputResu
         let pageToken: string | null = null;
         const from = Number(p.params.startBlock ?? p.params.startTimestamp ?? 0);
         do {
-          const page = await stream.fetchPage(client, p, { pageToken, from, pageSize: pageSizeFor(stream, config) });
-          items += page.items.length;
+          const page = await stream.fetch(client, p, { pageToken, from, pageSize: pageSizeFor(stream, config) });
+          items += page.items;
           pages += 1;
           pageToken = page.nextPageToken ?? null;
         } while (pageToken);

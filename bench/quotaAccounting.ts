@@ -29,9 +29,11 @@ export interface AccountingResult {
 /** Which stream a logged request belongs to: the method and path template of each stream's endpoint. */
 function streamOfRequest(): (e: RequestLogEntry) => string {
   const patterns = Object.values(STREAMS).map((s) => {
-    const [method, template] = s.endpoint.split(' ');
-    const path = template.replace('{metricsUrl}', '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+');
-    return { stream: s.name as string, method, re: new RegExp(`^${path}$`) };
+    // The endpoint's own path, built with a marker for every parameter (streams name no path of their own).
+    const marker = 'PARAM';
+    const built = s.walks.build(new Proxy({}, { get: () => marker }) as never);
+    const path = built.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replaceAll(marker, '[^/]+');
+    return { stream: s.name as string, method: s.walks.method as string, re: new RegExp(`^${path}$`) };
   });
   return (e) => {
     // Planning's head probe: the newest block only.

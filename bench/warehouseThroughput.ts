@@ -15,14 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDataApiClient, type Endpoint } from '../activities/api/index.ts';
-import { STREAMS, tableByName } from '../activities/streams/catalog.ts';
+import { STREAM_NAMES, STREAMS, tableByName } from '../activities/streams/catalog.ts';
 import type { StreamClient } from '../activities/streams/streamDef.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
-import { openWarehouse, rowsToArrow, type Row, type Warehouse } from '../activities/warehouse/index.ts';
+import { openWarehouse, rowsToColumns, type Row, type Warehouse } from '../activities/warehouse/index.ts';
 import { resolveConfig, validateConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
-import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
+import type { StreamName } from '../common/streamNames.ts';
 import { startSimulator } from '../tools/simulator/index.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: 'small' }, 'pages-per-batch': { type: 'string', default: '50' } } });
@@ -127,7 +127,7 @@ const paths: Record<string, string | number>[] = [];
 {
   const t0 = performance.now();
   for (let i = 0; i < sample.length; i += pageRows) {
-    await replayWarehouse.commitBatch([{ table: blocks, rows: rowsToArrow(blocks, sample.slice(i, i + pageRows)) }], {
+    await replayWarehouse.commitBatch([rowsToColumns(blocks, sample.slice(i, i + pageRows))], {
       partitionId: 'bench/appender',
       stream: 'evm.blocks',
       pageToken: null,

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.ts';
+import { checkStreams } from './parsers.ts';
 import { UserError } from './userError.ts';
 
 /**
@@ -11,7 +12,9 @@ const program = new Command('glacier-etl')
   .option('-c, --config <file>', 'pipeline config file (YAML or JSON)', process.env.GLACIER_CONFIG)
   // No usage hint after errors: every failure stays one line (commander's `error: …`).
   .showHelpAfterError(false)
-  .exitOverride();
+  .exitOverride()
+  // Stream names are the catalog's: checked before any command given --streams runs.
+  .hook('preAction', (_program, command) => checkStreams(command));
 
 registerCommands(program);
 

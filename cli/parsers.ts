@@ -1,5 +1,6 @@
-import { STREAM_NAMES, type StreamName } from '../common/streamNames.ts';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import type { StreamName } from '../common/streamNames.ts';
+import { InvalidArgumentError } from 'commander';
 
 export function parsePort(value: string): number {
   const n = Number(value);
@@ -13,15 +14,23 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+/** --streams: a comma-separated list; the names are checked against the catalog before the command runs (checkStreams). */
 export function parseStreams(value: string): StreamName[] {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError('expected a comma-separated list of stream names');
-  for (const name of names) {
-    if (!(STREAM_NAMES as readonly string[]).includes(name)) {
-      throw new InvalidArgumentError(`unknown stream "${name}" (streams: ${STREAM_NAMES.join(', ')})`);
-    }
-  }
-  return names as StreamName[];
+  return names;
+}
+
+/**
+ * Before a command given --streams runs: every name must be a stream of the catalog. The catalog
+ * loads here, not at start, so `--help` and commands without --streams never pay for it.
+ */
+export async function checkStreams(command: Command): Promise<void> {
+  const names = (command.opts() as { streams?: StreamName[] }).streams;
+  if (!names) return;
+  const { STREAM_NAMES } = await import('../activities/streams/catalog.ts');
+  const unknown = names.find((name) => !STREAM_NAMES.includes(name));
+  if (unknown !== undefined) command.error(`error: option '--streams <list>' argument '${names.join(',')}' is invalid. unknown stream "${unknown}" (streams: ${STREAM_NAMES.join(', ')})`, { exitCode: 2, code: 'commander.invalidArgument' });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bech32 } from '@scure/base';
-import { STREAM_NAMES } from './streamNames.ts';
+import type { StreamName } from './streamNames.ts';
 import { DUCKDB_SIZE } from './duckdbSize.ts';
 
 /**
@@ -89,7 +89,7 @@ export const pipelineConfigSchema = z.strictObject({
        * weight whatever its size). A number lowers every stream to at most that many items; a map
        * lowers named streams (e.g. to keep responses small). Checked against each endpoint's largest page.
        */
-      pageSize: z.union([z.number().int().min(1).max(LARGEST_PAGE), z.partialRecord(z.enum(STREAM_NAMES), z.number().int().min(1))]).optional(),
+      pageSize: z.union([z.number().int().min(1).max(LARGEST_PAGE), z.record(z.string(), z.number().int().min(1))]).optional(),
       requestTimeoutMs: z.number().int().min(100).default(30_000),
       maxRetries: z.number().int().min(0).max(50).default(8),
       /** Longest quota wait done inside a request; longer waits pause the partition workflow durably. */
@@ -121,12 +121,14 @@ export const pipelineConfigSchema = z.strictObject({
     .prefault({}),
   /** Partitions synced at once (child workflows in flight). */
   partitionConcurrency: z.number().int().min(1).max(256).default(8),
-  streams: z.array(z.enum(STREAM_NAMES)).min(1).default([...STREAM_NAMES]),
+  /** Stream names of the catalog (checked, and defaulted to every stream, by the worker's config loader). */
+  streams: z.array(z.string().min(1)).min(1).optional(),
   networks: z.array(networkSchema).default([]),
   evmChains: z.array(evmChainSchema).default([]),
 });
 
-export type PipelineConfig = z.infer<typeof pipelineConfigSchema>;
+/** A loaded config: `streams` is always filled (the loader defaults it to every stream of the catalog). */
+export type PipelineConfig = Omit<z.infer<typeof pipelineConfigSchema>, 'streams'> & { streams: StreamName[] };
 
 export interface RuntimeEnv {
   GLACIER_BASE_URL?: string;

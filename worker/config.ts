@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve, dirname, isAbsolute } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import type { StreamName } from '../common/streamNames.ts';
 import { pipelineConfigSchema, type PipelineConfig, type ResolvedConfig, type RuntimeEnv } from '../common/config.ts';
 import { largestPage } from '../activities/api/endpoint.ts';
-import { STREAMS } from '../activities/streams/catalog.ts';
+import { DEFAULT_STREAMS, STREAM_NAMES, STREAMS } from '../activities/streams/catalog.ts';
 
 /**
  * Loads the pipeline configuration: reads the file, validates it, applies the environment. The
@@ -15,15 +14,29 @@ import { STREAMS } from '../activities/streams/catalog.ts';
 
 export type { PipelineConfig, ResolvedConfig, RuntimeEnv };
 
-/** The kernel's shape plus the one rule that needs the stream catalog: each page size within its endpoint's largest page. */
-export const configSchema = pipelineConfigSchema.superRefine((config, ctx) => {
-  const sizes = config.api.pageSize;
-  if (typeof sizes !== 'object') return;
-  for (const [stream, size] of Object.entries(sizes)) {
-    const largest = largestPage(STREAMS[stream as StreamName].walks);
-    if (size !== undefined && size > largest) ctx.addIssue({ code: 'custom', path: ['api', 'pageSize', stream], message: `${size} is above the largest page its endpoint allows (${largest})` });
-  }
-});
+const unknownStream = (name: string) => `unknown stream "${name}" (streams: ${STREAM_NAMES.join(', ')})`;
+
+/**
+ * The kernel's shape plus the rules that need the stream catalog: stream names are the catalog's
+ * (every stream but the opt-in ones when the file names none), each page size within its endpoint's largest page.
+ */
+export const configSchema = pipelineConfigSchema
+  .superRefine((config, ctx) => {
+    (config.streams ?? []).forEach((name, i) => {
+      if (!Object.hasOwn(STREAMS, name)) ctx.addIssue({ code: 'custom', path: ['streams', i], message: unknownStream(name) });
+    });
+    const sizes = config.api.pageSize;
+    if (typeof sizes !== 'object') return;
+    for (const [stream, size] of Object.entries(sizes)) {
+      if (!Object.hasOwn(STREAMS, stream)) {
+        ctx.addIssue({ code: 'custom', path: ['api', 'pageSize', stream], message: unknownStream(stream) });
+        continue;
+      }
+      const largest = largestPage(STREAMS[stream].walks);
+      if (size > largest) ctx.addIssue({ code: 'custom', path: ['api', 'pageSize', stream], message: `${size} is above the largest page its endpoint allows (${largest})` });
+    }
+  })
+  .transform((config): PipelineConfig => ({ ...config, streams: config.streams ?? [...DEFAULT_STREAMS] }));
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

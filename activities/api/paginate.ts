@@ -37,9 +37,14 @@ export function nextPageTokenOf(token: string | null | undefined): string | unde
 /**
  * Walks a paginated list: yields pages until `nextPageToken` is absent or empty (the end of the list).
  * Short pages (fewer items than pageSize) with a token are normal and continue. A token seen before in
- * this walk is a server bug: it throws PaginationLoopError instead of looping forever.
+ * this walk is a server bug: it throws PaginationLoopError instead of looping forever. The one loop of
+ * the project: the client's pages() and the sync core's walks both run on it (the sync core stops
+ * early where its walk is complete and starts a new loop after a rejected token).
  */
-export async function* paginate<T, R>(fetchPage: (pageToken: string | undefined) => Promise<FetchedPage<T, R>>, options: PaginateOptions): AsyncGenerator<Page<T, R>> {
+export async function* paginate<F extends { nextPageToken?: string | null }>(
+  fetchPage: (pageToken: string | undefined) => Promise<F>,
+  options: PaginateOptions,
+): AsyncGenerator<Omit<F, 'nextPageToken'> & { nextPageToken: string | undefined; requestToken: string | undefined }> {
   const seen = new Set<string>();
   // An empty saved token names no page: start at the first one.
   let token = nextPageTokenOf(options.startToken);
@@ -48,7 +53,7 @@ export async function* paginate<T, R>(fetchPage: (pageToken: string | undefined)
     const fetched = await fetchPage(token);
     const next = nextPageTokenOf(fetched.nextPageToken);
     if (next !== undefined && seen.has(next)) throw new PaginationLoopError(options.label, next, 'server repeated a nextPageToken: the walk would never end');
-    yield { items: fetched.items, nextPageToken: next, requestToken: token, response: fetched.response };
+    yield { ...fetched, nextPageToken: next, requestToken: token };
     if (next === undefined) return;
     if (seen.size >= REMEMBERED_TOKENS) seen.clear();
     seen.add(next);

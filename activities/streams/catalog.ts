@@ -18,10 +18,14 @@ import { pnTransactions } from './pnTransactions.ts';
 import { pnUtxos } from './pnUtxos.ts';
 import { pnValidators } from './pnValidators.ts';
 import { pnVertices } from './pnVertices.ts';
-import type { StreamDef } from './streamDef.ts';
+import { pnVerticesByHeight } from './pnVerticesByHeight.ts';
+import type { StreamDriver } from './streamDef.ts';
 
-/** The stream catalog: every stream by name. The only source of table and column identifiers. */
-export const STREAMS: Record<StreamName, StreamDef<never>> = {
+/**
+ * The stream catalog: every stream by name, one line each. The only list of streams (STREAM_NAMES
+ * derives from it) and the only source of table and column identifiers.
+ */
+export const STREAMS: Record<StreamName, StreamDriver> = {
   'evm.blocks': evmBlocks,
   'evm.transactions': evmTransactions,
   'evm.address_transactions': evmAddressTransactions,
@@ -39,8 +43,21 @@ export const STREAMS: Record<StreamName, StreamDef<never>> = {
   'pn.rewards': pnRewards,
   'pn.pending_rewards': pnPendingRewards,
   'pn.vertices': pnVertices,
+  'pn.vertices_by_height': pnVerticesByHeight,
   'metrics.holders': metricsHolders,
-} as unknown as Record<StreamName, StreamDef<never>>;
+};
+
+/** Every stream name, in catalog order. */
+export const STREAM_NAMES: readonly StreamName[] = Object.keys(STREAMS);
+
+/** The streams a config that names none runs: every stream but the opt-in ones. */
+export const DEFAULT_STREAMS: readonly StreamName[] = STREAM_NAMES.filter((name) => !STREAMS[name].optIn);
+
+/** The stream of a name from outside the catalog (a partition, a request): an unknown name is an error that names it. */
+export function streamOf(name: StreamName): StreamDriver {
+  if (!Object.hasOwn(STREAMS, name)) throw new Error(`unknown stream "${name}" (streams: ${STREAM_NAMES.join(', ')})`);
+  return STREAMS[name];
+}
 
 /** Every table of every stream, once, in catalog order. */
 export function allTables(): TableDef[] {

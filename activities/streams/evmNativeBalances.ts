@@ -1,30 +1,20 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { NativeTokenBalance } from '../api/schemas/index.ts';
-import { partitionId } from './partitionIds.ts';
-import type { StreamDef } from './streamDef.ts';
-import { evmNativeBalancesTable, nativeBalanceRow } from './tables/evmNativeBalances.ts';
+import type { PartitionSpec } from '../sync/types.ts';
+import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
+import { chainListPartitions } from './tables/blockRanges.ts';
+import { evmNativeBalancesTable, type NativeBalanceEntry } from './tables/evmNativeBalances.ts';
 
-type Item = { address: string; balance: NativeTokenBalance };
+/** The native balance of one configured address. */
+async function balanceOf(client: StreamClient, p: PartitionSpec, address: string): Promise<NativeBalanceEntry> {
+  const r = await client.call(endpoints.evm.getNativeBalance, { chainId: String(p.params.chainId), address });
+  return { address, balance: r.nativeTokenBalance };
+}
 
 /** One get per address; the page token is the index of the next address (a walk over the config list). */
-export const evmNativeBalances: StreamDef<Item> = {
+export const evmNativeBalances = defineStream({
   name: 'evm.native_balances',
-  endpoint: 'GET /v1/chains/{chainId}/addresses/{address}/balances:getNative',
   mode: 'snapshot-replace',
-  walks: endpoints.evm.getNativeBalance,
-  tables: [evmNativeBalancesTable],
-  partitions: (config) =>
-    config.evmChains
-      .filter((c) => c.addresses.length > 0)
-      .map((c) => ({ stream: 'evm.native_balances' as const, id: partitionId('evm.native_balances', c.chainId), chain: c.chainId, params: { chainId: c.chainId, addresses: c.addresses } })),
-  async fetchPage(client, p, s) {
-    const addresses = p.params.addresses as string[];
-    const index = Number(s.pageToken ?? 0);
-    const address = addresses[index];
-    const r = await client.call(endpoints.evm.getNativeBalance, { chainId: String(p.params.chainId), address });
-    return { items: [{ address, balance: r.nativeTokenBalance }], nextPageToken: index + 1 < addresses.length ? String(index + 1) : undefined };
-  },
-  normalize: (page, ctx) => ({
-    evm_native_balances: page.items.map((i) => nativeBalanceRow(String(ctx.partition.params.chainId), i.address, ctx.snapshotAt, i.balance)),
-  }),
-};
+  ...getEach(endpoints.evm.getNativeBalance, 'addresses', balanceOf),
+  sources: [rowsOf(evmNativeBalancesTable)],
+  partitions: (config) => chainListPartitions('evm.native_balances', config, 'addresses', (c) => c.addresses),
+});

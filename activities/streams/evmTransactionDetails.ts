@@ -1,198 +1,148 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { Erc721Token, Erc1155Token, TransactionDetail } from '../api/schemas/index.ts';
-import type { ColumnDef, Row, TableDef } from '../warehouse/tableDef.ts';
-import { col, erc20Token, erc20TokenRow, evmAddressInfo, evmAddressInfoRow, money, moneyRow, nftMetadata, nftMetadataRow, uint256, uint256Row } from './columns.ts';
-import { partitionId } from './partitionIds.ts';
-import type { StreamDef } from './streamDef.ts';
-import { nativeTransactionColumns, nativeTransactionRow } from './tables/evmTransactions.ts';
-import { bool, int, str, u64 } from './values.ts';
+import type {
+  Erc1155Token,
+  Erc1155TransferDetail,
+  Erc20TransferDetail,
+  Erc721Token,
+  Erc721TransferDetail,
+  InternalTransaction,
+  TeleporterMessageInfo,
+  TransactionDetail,
+} from '../api/schemas/index.ts';
+import {
+  boolean,
+  defineTable,
+  erc20Token,
+  evmAddressInfo,
+  integer,
+  money,
+  nftMetadata,
+  uint256,
+  ubigint,
+  varchar,
+  within,
+  type Column,
+} from './columns.ts';
+import { childrenOf, defineStream, getEach, rowsOf, type Child } from './streamDef.ts';
+import { chainListPartitions } from './tables/blockRanges.ts';
+import { chainColumn, chainIdComment, nativeTransactionColumns } from './tables/evmTransactions.ts';
 
-const key = (...extra: ColumnDef[]): ColumnDef[] => [col('chain_id', 'VARCHAR'), col('tx_hash', 'VARCHAR'), ...extra];
-const childExport = { partitionBy: ['chain_id'] };
+type Item = { txHash: string; detail: TransactionDetail };
+type NetworkToken = NonNullable<TransactionDetail['networkTokenDetails']>['networkToken'];
+type Of<I> = Child<Item, I>;
 
-export const evmTransactionDetailsTable: TableDef = {
+/**
+ * A table of one list of a detail: its rows start with the parent's chain_id and tx_hash and are
+ * keyed by them and `index` (the entry's position, or nothing for a one-per-transaction entry).
+ */
+function detailChild<I>(name: string, comment: string, index: Column<Of<I>>[], columns: (Column<Of<I>> | readonly Column<Of<I>>[])[]) {
+  return defineTable<Of<I>>({
+    name,
+    comment,
+    columns: [chainColumn(), varchar('tx_hash', (c) => c.parent.detail.nativeTransaction.txHash), index, ...columns],
+    primaryKey: ['chain_id', 'tx_hash', ...index.map((c) => c.name)],
+    export: { partitionBy: ['chain_id'] },
+  });
+}
+
+export const evmTransactionDetailsTable = defineTable<Item>({
   name: 'evm_transaction_details',
   comment:
     'Single-transaction view (Transaction detail) of each configured tx hash: nativeTransaction columns plus input and EIP-1559 fees, and networkTokenDetails flattened to network_token_*. Lists go to evm_internal_transactions, evm_tx_erc20_transfers, evm_tx_erc721_transfers, evm_tx_erc1155_transfers; teleporterMessageInfo to evm_teleporter_messages.',
   columns: [
-    ...nativeTransactionColumns,
-    col('input', 'VARCHAR', 'calldata hex'),
-    ...uint256('base_fee_per_gas', 'wei'),
-    ...uint256('max_fee_per_gas', 'wei'),
-    ...uint256('max_priority_fee_per_gas', 'wei'),
-    col('network_token_name', 'VARCHAR'),
-    col('network_token_symbol', 'VARCHAR'),
-    col('network_token_decimals', 'INTEGER'),
-    col('network_token_logo_uri', 'VARCHAR'),
-    col('network_token_description', 'VARCHAR'),
-    ...money('network_token_current_price'),
-    ...money('network_token_historical_price'),
+    chainColumn(chainIdComment),
+    within((i) => i.detail.nativeTransaction, nativeTransactionColumns),
+    varchar('input', (i) => i.detail.nativeTransaction.input, 'calldata hex'),
+    uint256('base_fee_per_gas', (i) => i.detail.nativeTransaction.baseFeePerGas, 'wei'),
+    uint256('max_fee_per_gas', (i) => i.detail.nativeTransaction.maxFeePerGas, 'wei'),
+    uint256('max_priority_fee_per_gas', (i) => i.detail.nativeTransaction.maxPriorityFeePerGas, 'wei'),
+    within<Item, NetworkToken>((i) => i.detail.networkTokenDetails?.networkToken, [
+      varchar('network_token_name', (t) => t?.name),
+      varchar('network_token_symbol', (t) => t?.symbol),
+      integer('network_token_decimals', (t) => t?.decimals),
+      varchar('network_token_logo_uri', (t) => t?.logoUri),
+      varchar('network_token_description', (t) => t?.description),
+    ]),
+    money('network_token_current_price', (i) => i.detail.networkTokenDetails?.currentPrice),
+    money('network_token_historical_price', (i) => i.detail.networkTokenDetails?.historicalPrice),
   ],
   primaryKey: ['chain_id', 'tx_hash'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
-};
-
-export const evmInternalTransactionsTable: TableDef = {
-  name: 'evm_internal_transactions',
-  comment: 'internalTransactions of a transaction detail; trace_index = position in the list.',
-  columns: key(
-    col('trace_index', 'INTEGER', 'position in internalTransactions'),
-    ...evmAddressInfo('from'),
-    ...evmAddressInfo('to'),
-    col('internal_tx_type', 'VARCHAR', 'as sent'),
-    ...uint256('value', 'wei'),
-    col('is_reverted', 'BOOLEAN'),
-    col('gas_used', 'UBIGINT'),
-    col('gas_limit', 'UBIGINT'),
-  ),
-  primaryKey: ['chain_id', 'tx_hash', 'trace_index'],
-  merge: 'upsert',
-  export: childExport,
-};
-
-const transferBase = (): ColumnDef[] => [col('transfer_index', 'INTEGER', 'position in the list'), col('log_index', 'INTEGER'), ...evmAddressInfo('from'), ...evmAddressInfo('to')];
-
-export const evmTxErc20TransfersTable: TableDef = {
-  name: 'evm_tx_erc20_transfers',
-  comment: 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.',
-  columns: key(...transferBase(), ...uint256('value', 'token smallest unit'), ...erc20Token('token')),
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-};
-
-const nftTokenColumns = (): ColumnDef[] => [
-  col('token_address', 'VARCHAR'),
-  col('token_id', 'VARCHAR', 'uint256 token id, exact text'),
-  col('token_erc_type', 'VARCHAR'),
-  col('token_uri', 'VARCHAR'),
-  ...nftMetadata('token_metadata'),
-];
-const nftTokenRow = (t: Erc721Token | Erc1155Token | null | undefined): Row => ({
-  token_address: str(t?.address),
-  token_id: str(t?.tokenId),
-  token_erc_type: str(t?.ercType),
-  token_uri: str(t?.tokenUri),
-  ...nftMetadataRow('token_metadata', t?.metadata),
 });
 
-export const evmTxErc721TransfersTable: TableDef = {
-  name: 'evm_tx_erc721_transfers',
-  comment: 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.',
-  columns: key(...transferBase(), ...nftTokenColumns(), col('token_name', 'VARCHAR'), col('token_symbol', 'VARCHAR'), col('token_owner_address', 'VARCHAR')),
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-};
+const internalTransactionColumns: Column<InternalTransaction>[] = [
+  ...evmAddressInfo<InternalTransaction>('from', (t) => t.from),
+  ...evmAddressInfo<InternalTransaction>('to', (t) => t.to),
+  varchar('internal_tx_type', (t) => t.internalTxType, 'as sent'),
+  ...uint256<InternalTransaction>('value', (t) => t.value, 'wei'),
+  boolean('is_reverted', (t) => t.isReverted),
+  ubigint('gas_used', (t) => t.gasUsed),
+  ubigint('gas_limit', (t) => t.gasLimit),
+];
 
-export const evmTxErc1155TransfersTable: TableDef = {
-  name: 'evm_tx_erc1155_transfers',
-  comment: 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.',
-  columns: key(...transferBase(), ...uint256('value', 'token units'), ...nftTokenColumns()),
-  primaryKey: ['chain_id', 'tx_hash', 'transfer_index'],
-  merge: 'upsert',
-  export: childExport,
-};
+export const evmInternalTransactionsTable = detailChild<InternalTransaction>(
+  'evm_internal_transactions',
+  'internalTransactions of a transaction detail; trace_index = position in the list.',
+  [integer('trace_index', (c) => c.index, 'position in internalTransactions')],
+  [within((c: Of<InternalTransaction>) => c.item, internalTransactionColumns)],
+);
 
-export const evmTeleporterMessagesTable: TableDef = {
-  name: 'evm_teleporter_messages',
-  comment: 'teleporterMessageInfo of a transaction detail (one per transaction when present).',
-  columns: key(col('teleporter_message_id', 'VARCHAR'), col('direction', 'VARCHAR', 'as sent'), col('source_chain_id', 'VARCHAR'), col('destination_chain_id', 'VARCHAR')),
-  primaryKey: ['chain_id', 'tx_hash'],
-  merge: 'upsert',
-  export: childExport,
-};
+/** A transfer list of a detail: keyed by transfer_index; log index, from and to, then the standard's own columns. */
+type Transfer = Erc20TransferDetail | Erc721TransferDetail | Erc1155TransferDetail;
+const transferTable = <I extends Transfer>(name: string, comment: string, columns: (Column<Of<I>> | readonly Column<Of<I>>[])[]) =>
+  detailChild<I>(name, comment, [integer('transfer_index', (c) => c.index, 'position in the list')], [
+    integer('log_index', (c) => c.item.logIndex),
+    evmAddressInfo('from', (c) => c.item.from),
+    evmAddressInfo('to', (c) => c.item.to),
+    ...columns,
+  ]);
 
-type Item = { txHash: string; detail: TransactionDetail };
+/** An ERC-721 or ERC-1155 token object of a transfer, flattened to token_*. */
+const nftToken = <I>(read: (c: Of<I>) => Erc721Token | Erc1155Token | null | undefined): Column<Of<I>>[] =>
+  within(read, [
+    varchar('token_address', (t) => t?.address),
+    varchar('token_id', (t) => t?.tokenId, 'uint256 token id, exact text'),
+    varchar('token_erc_type', (t) => t?.ercType),
+    varchar('token_uri', (t) => t?.tokenUri),
+    ...nftMetadata<Erc721Token | Erc1155Token | null | undefined>('token_metadata', (t) => t?.metadata),
+  ]);
+
+export const evmTxErc20TransfersTable = transferTable<Erc20TransferDetail>('evm_tx_erc20_transfers', 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.', [
+  uint256('value', (c) => c.item.value, 'token smallest unit'),
+  erc20Token('token', (c) => c.item.erc20Token),
+]);
+
+export const evmTxErc721TransfersTable = transferTable<Erc721TransferDetail>('evm_tx_erc721_transfers', 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.', [
+  nftToken((c) => c.item.erc721Token),
+  varchar('token_name', (c) => c.item.erc721Token?.name),
+  varchar('token_symbol', (c) => c.item.erc721Token?.symbol),
+  varchar('token_owner_address', (c) => c.item.erc721Token?.ownerAddress),
+]);
+
+export const evmTxErc1155TransfersTable = transferTable<Erc1155TransferDetail>('evm_tx_erc1155_transfers', 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.', [
+  uint256('value', (c) => c.item.value, 'token units'),
+  nftToken((c) => c.item.erc1155Token),
+]);
+
+export const evmTeleporterMessagesTable = detailChild<TeleporterMessageInfo>('evm_teleporter_messages', 'teleporterMessageInfo of a transaction detail (one per transaction when present).', [], [
+  varchar('teleporter_message_id', (c) => c.item.teleporterMessageId),
+  varchar('direction', (c) => c.item.direction, 'as sent'),
+  varchar('source_chain_id', (c) => c.item.sourceChainId),
+  varchar('destination_chain_id', (c) => c.item.destinationChainId),
+]);
 
 /** One get per configured hash; the page token is the index of the next hash. Details never change: upsert. */
-export const evmTransactionDetails: StreamDef<Item> = {
+export const evmTransactionDetails = defineStream({
   name: 'evm.transaction_details',
-  endpoint: 'GET /v1/chains/{chainId}/transactions/{txHash}',
   mode: 'snapshot-merge',
-  walks: endpoints.evm.getTransaction,
-  tables: [evmTransactionDetailsTable, evmInternalTransactionsTable, evmTxErc20TransfersTable, evmTxErc721TransfersTable, evmTxErc1155TransfersTable, evmTeleporterMessagesTable],
-  partitions: (config) =>
-    config.evmChains
-      .filter((c) => c.transactions.length > 0)
-      .map((c) => ({ stream: 'evm.transaction_details' as const, id: partitionId('evm.transaction_details', c.chainId), chain: c.chainId, params: { chainId: c.chainId, txHashes: c.transactions } })),
-  async fetchPage(client, p, s) {
-    const hashes = p.params.txHashes as string[];
-    const index = Number(s.pageToken ?? 0);
-    const detail = await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash: hashes[index] });
-    return { items: [{ txHash: hashes[index], detail }], nextPageToken: index + 1 < hashes.length ? String(index + 1) : undefined };
-  },
-  normalize: (page, ctx) => {
-    const out: Record<string, Row[]> = {
-      evm_transaction_details: [],
-      evm_internal_transactions: [],
-      evm_tx_erc20_transfers: [],
-      evm_tx_erc721_transfers: [],
-      evm_tx_erc1155_transfers: [],
-      evm_teleporter_messages: [],
-    };
-    for (const { detail: d } of page.items) {
-      const n = d.nativeTransaction;
-      const chainId = String(ctx.partition.params.chainId);
-      const base = { chain_id: chainId, tx_hash: n.txHash };
-      const nt = d.networkTokenDetails;
-      out.evm_transaction_details.push({
-        ...nativeTransactionRow(n, chainId),
-        input: str(n.input),
-        ...uint256Row('base_fee_per_gas', n.baseFeePerGas),
-        ...uint256Row('max_fee_per_gas', n.maxFeePerGas),
-        ...uint256Row('max_priority_fee_per_gas', n.maxPriorityFeePerGas),
-        network_token_name: str(nt?.networkToken?.name),
-        network_token_symbol: str(nt?.networkToken?.symbol),
-        network_token_decimals: int(nt?.networkToken?.decimals),
-        network_token_logo_uri: str(nt?.networkToken?.logoUri),
-        network_token_description: str(nt?.networkToken?.description),
-        ...moneyRow('network_token_current_price', nt?.currentPrice),
-        ...moneyRow('network_token_historical_price', nt?.historicalPrice),
-      });
-      (d.internalTransactions ?? []).forEach((t, i) =>
-        out.evm_internal_transactions.push({
-          ...base,
-          trace_index: i,
-          ...evmAddressInfoRow('from', t.from),
-          ...evmAddressInfoRow('to', t.to),
-          internal_tx_type: str(t.internalTxType),
-          ...uint256Row('value', t.value),
-          is_reverted: bool(t.isReverted),
-          gas_used: u64(t.gasUsed),
-          gas_limit: u64(t.gasLimit),
-        }),
-      );
-      const transfer = (t: { logIndex?: number | null; from?: unknown; to?: unknown }, i: number): Row => ({
-        ...base,
-        transfer_index: i,
-        log_index: int(t.logIndex),
-        ...evmAddressInfoRow('from', t.from as never),
-        ...evmAddressInfoRow('to', t.to as never),
-      });
-      (d.erc20Transfers ?? []).forEach((t, i) => out.evm_tx_erc20_transfers.push({ ...transfer(t, i), ...uint256Row('value', t.value), ...erc20TokenRow('token', t.erc20Token) }));
-      (d.erc721Transfers ?? []).forEach((t, i) =>
-        out.evm_tx_erc721_transfers.push({
-          ...transfer(t, i),
-          ...nftTokenRow(t.erc721Token),
-          token_name: str(t.erc721Token?.name),
-          token_symbol: str(t.erc721Token?.symbol),
-          token_owner_address: str(t.erc721Token?.ownerAddress),
-        }),
-      );
-      (d.erc1155Transfers ?? []).forEach((t, i) => out.evm_tx_erc1155_transfers.push({ ...transfer(t, i), ...uint256Row('value', t.value), ...nftTokenRow(t.erc1155Token) }));
-      const tm = d.teleporterMessageInfo;
-      if (tm) {
-        out.evm_teleporter_messages.push({
-          ...base,
-          teleporter_message_id: str(tm.teleporterMessageId),
-          direction: str(tm.direction),
-          source_chain_id: str(tm.sourceChainId),
-          destination_chain_id: str(tm.destinationChainId),
-        });
-      }
-    }
-    return out;
-  },
-};
+  ...getEach(endpoints.evm.getTransaction, 'txHashes', async (client, p, txHash) => ({ txHash, detail: await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash }) })),
+  sources: [
+    rowsOf(evmTransactionDetailsTable),
+    childrenOf(evmInternalTransactionsTable, { internal: (i) => i.detail.internalTransactions }),
+    childrenOf(evmTxErc20TransfersTable, { erc20: (i) => i.detail.erc20Transfers }),
+    childrenOf(evmTxErc721TransfersTable, { erc721: (i) => i.detail.erc721Transfers }),
+    childrenOf(evmTxErc1155TransfersTable, { erc1155: (i) => i.detail.erc1155Transfers }),
+    childrenOf(evmTeleporterMessagesTable, { teleporter: (i) => (i.detail.teleporterMessageInfo ? [i.detail.teleporterMessageInfo] : []) }),
+  ],
+  partitions: (config) => chainListPartitions('evm.transaction_details', config, 'txHashes', (c) => c.transactions),
+});

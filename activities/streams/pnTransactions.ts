@@ -1,238 +1,138 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
-import type { AssetAmount, PrimaryNetworkTransaction } from '../api/schemas/index.ts';
-import type { ColumnDef, Row, TableDef } from '../warehouse/tableDef.ts';
-import { added, assetAmount, col, retyped } from './columns.ts';
+import type { AssetAmount, L1ValidatorDetail, PrimaryNetworkTransaction, Utxo } from '../api/schemas/index.ts';
+import { added, assetAmount, bigint, defineTable, hugeint, integer, json, retyped, ubigint, varchar, varcharList, within, type Column } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
-import type { StreamDef } from './streamDef.ts';
-import { addressSetPartitions } from './tables/pnPartitions.ts';
-import { utxoColumns, utxoRow } from './tables/pnUtxo.ts';
-import { huge, int, i64, json, str, strs, u64 } from './values.ts';
+import { childrenOf, defineStream, listWalk, rowsOf, type Child } from './streamDef.ts';
+import { addressSet, addressSetPartitions, chainKey } from './tables/pnPartitions.ts';
+import { utxoColumns, utxoTxHash } from './tables/pnUtxo.ts';
 
-const txKey: ColumnDef[] = [col('network', 'VARCHAR'), col('blockchain_id', 'VARCHAR', 'chain alias as requested (p-chain, x-chain, c-chain)'), col('tx_hash', 'VARCHAR')];
+type Tx = PrimaryNetworkTransaction;
+type Of<I> = Child<Tx, I>;
+
+/** network, blockchain_id, tx_hash: the key every table of a transaction starts with. */
+const txKey = <S>(tx: (s: S) => Tx): Column<S>[] => [...chainKey<S>('chain alias as requested (p-chain, x-chain, c-chain)'), varchar('tx_hash', (s) => tx(s).txHash)];
+const txTimestamp = (t: Tx) => t.blockTimestamp ?? t.timestamp;
 const pnExport = { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp' };
-
-export const pnTransactionsTable: TableDef = {
+export const pnTransactionsTable = defineTable<Tx>({
   name: 'pn_transactions',
   comment:
     'Primary-network transactions (PrimaryNetworkTransaction). Objects flattened (l1_validator_manager_*, subnet_owner_*, bls_*, blockchain_*); genesis data, X-chain vertices and C-chain evmInputs/evmOutputs/assetCreated as JSON. Lists in child tables: pn_transaction_utxos (consumed/emitted), pn_transaction_amounts (value, burned, staked, L1 balance burned, unlocked, created), pn_l1_validator_details.',
   columns: [
-    ...txKey,
-    col('tx_type', 'VARCHAR', 'PrimaryNetworkTxType as sent'),
-    col('block_timestamp', 'BIGINT', 'epoch seconds (X-chain: timestamp)'),
-    col('block_number', 'UBIGINT', 'X-chain linear and C-chain: blockHeight; NULL for non-linear X-chain transactions'),
-    col('block_hash', 'VARCHAR'),
-    col('source_chain', 'VARCHAR'),
-    col('destination_chain', 'VARCHAR'),
-    col('start_timestamp', 'BIGINT'),
-    col('end_timestamp', 'BIGINT'),
-    col('delegation_fee_percent', 'VARCHAR', 'decimal text as sent'),
-    col('node_id', 'VARCHAR'),
-    col('subnet_id', 'VARCHAR'),
-    col('l1_validator_manager_blockchain_id', 'VARCHAR'),
-    col('l1_validator_manager_contract_address', 'VARCHAR'),
-    col('estimated_reward', 'HUGEINT', 'nAVAX'),
-    col('reward_tx_hash', 'VARCHAR'),
-    col('reward_addresses', 'VARCHAR[]'),
-    col('memo', 'VARCHAR'),
-    col('staking_tx_hash', 'VARCHAR'),
-    col('subnet_owner_locktime', 'BIGINT', 'subnetOwnershipInfo.locktime'),
-    col('subnet_owner_threshold', 'INTEGER', 'subnetOwnershipInfo.threshold'),
-    col('subnet_owner_addresses', 'VARCHAR[]', 'subnetOwnershipInfo.addresses'),
-    col('bls_public_key', 'VARCHAR'),
-    col('bls_proof_of_possession', 'VARCHAR'),
-    col('blockchain_name', 'VARCHAR', 'blockchainInfo.chainName'),
-    col('blockchain_vm_id', 'VARCHAR', 'blockchainInfo.vmId'),
-    col('genesis_data', 'JSON', 'blockchainInfo.genesisData when it is an object (EVM genesis)'),
-    added(col('genesis_data_text', 'VARCHAR', 'blockchainInfo.genesisData when it is a string (encoded genesis of a non-EVM chain), exactly as sent')),
-    col('chain_format', 'VARCHAR', 'X-chain: linear or non-linear'),
-    col('block_height', 'UBIGINT', 'X-chain linear / C-chain blockHeight as sent (also in block_number)'),
-    col('vertices', 'JSON', 'X-chain non-linear: list of {hash, height, timestamp}'),
-    col('evm_inputs', 'JSON', 'C-chain ExportTx: list of {fromAddress, asset, credentials}'),
-    col('evm_outputs', 'JSON', 'C-chain ImportTx: list of {toAddress, asset}'),
-    col('asset_created', 'JSON', 'X-chain CreateAssetTx: XChainAssetDetails'),
-    col('consumed_utxo_count', 'INTEGER', 'rows in pn_transaction_utxos with direction consumed'),
-    col('emitted_utxo_count', 'INTEGER', 'rows in pn_transaction_utxos with direction emitted'),
+    txKey((t) => t),
+    varchar('tx_type', (t) => t.txType, 'PrimaryNetworkTxType as sent'),
+    bigint('block_timestamp', txTimestamp, 'epoch seconds (X-chain: timestamp)'),
+    ubigint('block_number', (t) => t.blockNumber ?? t.blockHeight, 'X-chain linear and C-chain: blockHeight; NULL for non-linear X-chain transactions'),
+    varchar('block_hash', (t) => t.blockHash),
+    varchar('source_chain', (t) => t.sourceChain),
+    varchar('destination_chain', (t) => t.destinationChain),
+    bigint('start_timestamp', (t) => t.startTimestamp),
+    bigint('end_timestamp', (t) => t.endTimestamp),
+    varchar('delegation_fee_percent', (t) => t.delegationFeePercent, 'decimal text as sent'),
+    varchar('node_id', (t) => t.nodeId),
+    varchar('subnet_id', (t) => t.subnetId),
+    varchar('l1_validator_manager_blockchain_id', (t) => t.l1ValidatorManagerDetails?.blockchainId),
+    varchar('l1_validator_manager_contract_address', (t) => t.l1ValidatorManagerDetails?.contractAddress),
+    hugeint('estimated_reward', (t) => t.estimatedReward, 'nAVAX'),
+    varchar('reward_tx_hash', (t) => t.rewardTxHash),
+    varcharList('reward_addresses', (t) => t.rewardAddresses),
+    varchar('memo', (t) => t.memo),
+    varchar('staking_tx_hash', (t) => t.stakingTxHash),
+    bigint('subnet_owner_locktime', (t) => t.subnetOwnershipInfo?.locktime, 'subnetOwnershipInfo.locktime'),
+    integer('subnet_owner_threshold', (t) => t.subnetOwnershipInfo?.threshold, 'subnetOwnershipInfo.threshold'),
+    varcharList('subnet_owner_addresses', (t) => t.subnetOwnershipInfo?.addresses, 'subnetOwnershipInfo.addresses'),
+    varchar('bls_public_key', (t) => t.blsCredentials?.publicKey),
+    varchar('bls_proof_of_possession', (t) => t.blsCredentials?.proofOfPossession),
+    varchar('blockchain_name', (t) => t.blockchainInfo?.chainName, 'blockchainInfo.chainName'),
+    varchar('blockchain_vm_id', (t) => t.blockchainInfo?.vmId, 'blockchainInfo.vmId'),
+    json('genesis_data', (t) => (typeof t.blockchainInfo?.genesisData === 'string' ? null : t.blockchainInfo?.genesisData), 'blockchainInfo.genesisData when it is an object (EVM genesis)'),
+    added(varchar('genesis_data_text', (t) => (typeof t.blockchainInfo?.genesisData === 'string' ? t.blockchainInfo.genesisData : null), 'blockchainInfo.genesisData when it is a string (encoded genesis of a non-EVM chain), exactly as sent')),
+    varchar('chain_format', (t) => t.chainFormat, 'X-chain: linear or non-linear'),
+    ubigint('block_height', (t) => t.blockHeight, 'X-chain linear / C-chain blockHeight as sent (also in block_number)'),
+    json('vertices', (t) => t.vertices, 'X-chain non-linear: list of {hash, height, timestamp}'),
+    json('evm_inputs', (t) => t.evmInputs, 'C-chain ExportTx: list of {fromAddress, asset, credentials}'),
+    json('evm_outputs', (t) => t.evmOutputs, 'C-chain ImportTx: list of {toAddress, asset}'),
+    json('asset_created', (t) => t.assetCreated, 'X-chain CreateAssetTx: XChainAssetDetails'),
+    integer('consumed_utxo_count', (t) => t.consumedUtxos?.length, 'rows in pn_transaction_utxos with direction consumed'),
+    integer('emitted_utxo_count', (t) => t.emittedUtxos?.length, 'rows in pn_transaction_utxos with direction emitted'),
   ],
   primaryKey: ['network', 'blockchain_id', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_timestamp',
   export: pnExport,
   afterMerge: ['ops/propagateRewardTx.sql'],
-};
+});
 
-export const pnTransactionUtxosTable: TableDef = {
-  name: 'pn_transaction_utxos',
-  comment: 'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).',
-  columns: [
-    ...txKey,
-    col('direction', 'VARCHAR', 'consumed or emitted'),
-    col('item_index', 'INTEGER', 'position in the list'),
-    ...utxoColumns.map((c) => (c.name === 'tx_hash' ? { ...c, name: 'utxo_tx_hash', comment: 'Utxo.txHash: the transaction that created the UTXO' } : c)),
+/**
+ * A table of one of a transaction's lists: rows start with the transaction's key and are keyed by it
+ * and `key` (the entry's list and position).
+ */
+function txList<I>(name: string, comment: string, key: Column<Of<I>>[], columns: (Column<Of<I>> | readonly Column<Of<I>>[])[], more: { pruneBy?: string; afterMerge?: string[] } = {}) {
+  return defineTable<Of<I>>({
+    name,
+    comment,
+    columns: [txKey((e) => e.parent), key, ...columns],
+    primaryKey: ['network', 'blockchain_id', 'tx_hash', ...key.map((c) => c.name)],
+    export: pnExport,
+    ...more,
+  });
+}
+
+/** The block time of an entry's transaction (the prune column of the list tables that have one). */
+const entryTimestamp = <I>() => bigint<Of<I>>('block_timestamp', (e) => txTimestamp(e.parent));
+
+export const pnTransactionUtxosTable = txList<Utxo>(
+  'pn_transaction_utxos',
+  'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).',
+  [varchar('direction', (u) => u.tag, 'consumed or emitted'), integer('item_index', (u) => u.index, 'position in the list')],
+  [within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash))],
+  { afterMerge: ['ops/propagateUtxoSpends.sql'] },
+);
+
+export const pnTransactionAmountsTable = txList<AssetAmount>(
+  'pn_transaction_amounts',
+  'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.',
+  [varchar('kind', (a) => a.tag), integer('item_index', (a) => a.index)],
+  [entryTimestamp(), assetAmount('', (a: Of<AssetAmount>) => a.item)],
+  { pruneBy: 'block_timestamp' },
+);
+
+export const pnL1ValidatorDetailsTable = txList<L1ValidatorDetail>(
+  'pn_l1_validator_details',
+  'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).',
+  [integer('item_index', (d) => d.index)],
+  [
+    entryTimestamp(),
+    within((d: Of<L1ValidatorDetail>) => d.item, [
+      varchar('validation_id', (d) => d.validationId),
+      varchar('validation_id_hex', (d) => d.validationIdHex),
+      varchar('node_id', (d) => d.nodeId),
+      varchar('subnet_id', (d) => d.subnetId),
+      retyped(ubigint('weight', (d) => d.weight, 'uint64, exact (sent as a JSON number, above 2^53 included)')),
+      hugeint('remaining_balance', (d) => d.remainingBalance, 'nAVAX (uint64, exact)'),
+      hugeint('balance_change', (d) => d.balanceChange, 'nAVAX (uint64, exact)'),
+      json('bls_credentials', (d) => d.blsCredentials),
+    ]),
   ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'direction', 'item_index'],
-  merge: 'upsert',
-  export: pnExport,
-  afterMerge: ['ops/propagateUtxoSpends.sql'],
-};
+  { pruneBy: 'block_timestamp' },
+);
 
-export const pnTransactionAmountsTable: TableDef = {
-  name: 'pn_transaction_amounts',
-  comment: 'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.',
-  columns: [...txKey, col('kind', 'VARCHAR'), col('item_index', 'INTEGER'), col('block_timestamp', 'BIGINT'), ...assetAmount('')],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'kind', 'item_index'],
-  merge: 'upsert',
-  pruneBy: 'block_timestamp',
-  export: pnExport,
-};
-
-export const pnL1ValidatorDetailsTable: TableDef = {
-  name: 'pn_l1_validator_details',
-  comment: 'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).',
-  columns: [
-    ...txKey,
-    col('item_index', 'INTEGER'),
-    col('block_timestamp', 'BIGINT'),
-    col('validation_id', 'VARCHAR'),
-    col('validation_id_hex', 'VARCHAR'),
-    col('node_id', 'VARCHAR'),
-    col('subnet_id', 'VARCHAR'),
-    retyped(col('weight', 'UBIGINT', 'uint64, exact (sent as a JSON number, above 2^53 included)')),
-    col('remaining_balance', 'HUGEINT', 'nAVAX (uint64, exact)'),
-    col('balance_change', 'HUGEINT', 'nAVAX (uint64, exact)'),
-    col('bls_credentials', 'JSON'),
-  ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'item_index'],
-  merge: 'upsert',
-  pruneBy: 'block_timestamp',
-  export: pnExport,
-};
-
-export const pnAddressTransactionsTable: TableDef = {
+export const pnAddressTransactionsTable = defineTable<Tx>({
   name: 'pn_address_transactions',
   comment: 'Which configured address set each primary-network transaction was listed for (link to pn_transactions).',
-  columns: [...txKey, col('address_set', 'VARCHAR', 'sorted configured addresses, comma-joined'), col('block_timestamp', 'BIGINT')],
+  columns: [txKey((t) => t), addressSet(), bigint('block_timestamp', txTimestamp)],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'tx_hash'],
-  merge: 'upsert',
   pruneBy: 'block_timestamp',
   export: { partitionBy: ['network', 'blockchain_id'] },
-};
-
-const AMOUNT_LISTS = [
-  ['value', 'value'],
-  ['amount_burned', 'amountBurned'],
-  ['amount_staked', 'amountStaked'],
-  ['amount_l1_validator_balance_burned', 'amountL1ValidatorBalanceBurned'],
-  ['amount_unlocked', 'amountUnlocked'],
-  ['amount_created', 'amountCreated'],
-] as const;
-
-export function normalizePnTransactions(items: PrimaryNetworkTransaction[], network: string, blockchainId: string, addressSet?: string): Record<string, Row[]> {
-  const out: Record<string, Row[]> = { pn_transactions: [], pn_transaction_utxos: [], pn_transaction_amounts: [], pn_l1_validator_details: [], pn_address_transactions: [] };
-  for (const t of items) {
-    const ts = i64(t.blockTimestamp ?? t.timestamp);
-    out.pn_transactions.push({
-      network,
-      blockchain_id: blockchainId,
-      tx_hash: t.txHash,
-      tx_type: str(t.txType),
-      block_timestamp: ts,
-      block_number: u64(t.blockNumber ?? t.blockHeight),
-      block_hash: str(t.blockHash),
-      source_chain: str(t.sourceChain),
-      destination_chain: str(t.destinationChain),
-      start_timestamp: i64(t.startTimestamp),
-      end_timestamp: i64(t.endTimestamp),
-      delegation_fee_percent: str(t.delegationFeePercent),
-      node_id: str(t.nodeId),
-      subnet_id: str(t.subnetId),
-      l1_validator_manager_blockchain_id: str(t.l1ValidatorManagerDetails?.blockchainId),
-      l1_validator_manager_contract_address: str(t.l1ValidatorManagerDetails?.contractAddress),
-      estimated_reward: huge(t.estimatedReward),
-      reward_tx_hash: str(t.rewardTxHash),
-      reward_addresses: strs(t.rewardAddresses),
-      memo: str(t.memo),
-      staking_tx_hash: str(t.stakingTxHash),
-      subnet_owner_locktime: i64(t.subnetOwnershipInfo?.locktime),
-      subnet_owner_threshold: int(t.subnetOwnershipInfo?.threshold),
-      subnet_owner_addresses: strs(t.subnetOwnershipInfo?.addresses),
-      bls_public_key: str(t.blsCredentials?.publicKey),
-      bls_proof_of_possession: str(t.blsCredentials?.proofOfPossession),
-      blockchain_name: str(t.blockchainInfo?.chainName),
-      blockchain_vm_id: str(t.blockchainInfo?.vmId),
-      genesis_data: typeof t.blockchainInfo?.genesisData === 'string' ? null : json(t.blockchainInfo?.genesisData),
-      genesis_data_text: typeof t.blockchainInfo?.genesisData === 'string' ? t.blockchainInfo.genesisData : null,
-      chain_format: str(t.chainFormat),
-      block_height: u64(t.blockHeight),
-      vertices: json(t.vertices),
-      evm_inputs: json(t.evmInputs),
-      evm_outputs: json(t.evmOutputs),
-      asset_created: json(t.assetCreated),
-      consumed_utxo_count: t.consumedUtxos?.length ?? null,
-      emitted_utxo_count: t.emittedUtxos?.length ?? null,
-    });
-    for (const [direction, list] of [['consumed', t.consumedUtxos], ['emitted', t.emittedUtxos]] as const) {
-      (list ?? []).forEach((u, i) => {
-        const row = utxoRow(u, 'utxo_tx_hash');
-        row.network = network;
-        row.blockchain_id = blockchainId;
-        row.tx_hash = t.txHash;
-        row.direction = direction;
-        row.item_index = i;
-        out.pn_transaction_utxos.push(row);
-      });
-    }
-    for (const [kind, field] of AMOUNT_LISTS) {
-      ((t[field] as AssetAmount[] | null | undefined) ?? []).forEach((a, i) =>
-        out.pn_transaction_amounts.push({
-          network,
-          blockchain_id: blockchainId,
-          tx_hash: t.txHash,
-          kind,
-          item_index: i,
-          block_timestamp: ts,
-          asset_id: str(a.assetId),
-          asset_name: str(a.name),
-          asset_symbol: str(a.symbol),
-          asset_denomination: int(a.denomination),
-          asset_type: str(a.type),
-          amount: huge(a.amount),
-        }),
-      );
-    }
-    (t.l1ValidatorDetails ?? []).forEach((d, i) =>
-      out.pn_l1_validator_details.push({
-        network,
-        blockchain_id: blockchainId,
-        tx_hash: t.txHash,
-        item_index: i,
-        block_timestamp: ts,
-        validation_id: str(d.validationId),
-        validation_id_hex: str(d.validationIdHex),
-        node_id: str(d.nodeId),
-        subnet_id: str(d.subnetId),
-        weight: u64(d.weight),
-        remaining_balance: huge(d.remainingBalance),
-        balance_change: huge(d.balanceChange),
-        bls_credentials: json(d.blsCredentials),
-      }),
-    );
-    if (addressSet !== undefined) out.pn_address_transactions.push({ network, blockchain_id: blockchainId, tx_hash: t.txHash, address_set: addressSet, block_timestamp: ts });
-  }
-  return out;
-}
+});
 
 /**
  * Chain-wide partitions walk the latest list down to the high-water mark; address partitions walk a
  * timestamp range (startTimestamp = last committed end).
  */
-export const pnTransactions: StreamDef<PrimaryNetworkTransaction> = {
+export const pnTransactions = defineStream({
   name: 'pn.transactions',
-  endpoint: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions',
   mode: 'descending-until-known',
   modeOf: (p) => (p.params.addresses ? 'range' : 'descending-until-known'),
-  walks: endpoints.primaryNetwork.listTransactions,
-  tables: [pnTransactionsTable, pnTransactionUtxosTable, pnTransactionAmountsTable, pnL1ValidatorDetailsTable, pnAddressTransactionsTable],
   partitions: (config) => [
     ...config.networks.flatMap((n) =>
       n.chains.map((chain) => ({
@@ -245,25 +145,33 @@ export const pnTransactions: StreamDef<PrimaryNetworkTransaction> = {
     ),
     ...addressSetPartitions('pn.transactions', config).map((p) => ({ ...p, params: { ...p.params, startTimestamp: 0 } })),
   ],
-  async fetchPage(client, p, s) {
+  ...listWalk(endpoints.primaryNetwork.listTransactions, (p, s) => {
     const addresses = p.params.addresses as string[] | undefined;
-    const r = await client.call(endpoints.primaryNetwork.listTransactions, {
+    return {
       network: p.params.network as Network,
       blockchainId: String(p.params.blockchainId),
       addresses,
       // The timestamp filter needs an address filter (spec); chain-wide walks are bounded by the high-water mark instead.
       startTimestamp: addresses ? (s.from ?? Number(p.params.startTimestamp ?? 0)) : undefined,
-      pageSize: s.pageSize,
-      pageToken: s.pageToken ?? undefined,
-    });
-    return { items: r.transactions, nextPageToken: r.nextPageToken ?? undefined };
-  },
-  normalize: (page, ctx) => {
-    const addresses = ctx.partition.params.addresses as string[] | undefined;
-    return normalizePnTransactions(page.items, String(ctx.partition.params.network), String(ctx.partition.params.blockchainId), addresses?.join(','));
-  },
+    };
+  }),
+  sources: [
+    rowsOf(pnTransactionsTable),
+    childrenOf(pnTransactionUtxosTable, { consumed: (t) => t.consumedUtxos, emitted: (t) => t.emittedUtxos }),
+    childrenOf(pnTransactionAmountsTable, {
+      value: (t) => t.value,
+      amount_burned: (t) => t.amountBurned,
+      amount_staked: (t) => t.amountStaked,
+      amount_l1_validator_balance_burned: (t) => t.amountL1ValidatorBalanceBurned,
+      amount_unlocked: (t) => t.amountUnlocked,
+      amount_created: (t) => t.amountCreated,
+    }),
+    childrenOf(pnL1ValidatorDetailsTable, { l1ValidatorDetails: (t) => t.l1ValidatorDetails }),
+    // Address partitions also link each transaction to the address set it was listed for.
+    rowsOf(pnAddressTransactionsTable, (x) => x.partition.params.addresses !== undefined),
+  ],
   orderKey: (t) => {
-    const ts = t.blockTimestamp ?? t.timestamp;
+    const ts = txTimestamp(t);
     return ts == null ? null : Number(ts);
   },
-};
+});

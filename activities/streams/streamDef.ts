@@ -1,10 +1,12 @@
-import type { Endpoint } from '../api/endpoint.ts';
+import type { Endpoint, ListEndpoint, ListResponse, PageParams } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode } from '../sync/types.ts';
 import type { WalkCursor } from '../sync/walk.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { StreamName } from '../../common/streamNames.ts';
+import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
+import type { PageContext, TableSpec } from './columns.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
@@ -17,7 +19,7 @@ export interface StreamClient {
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */
 export interface StreamPage<T = unknown> {
-  items: T[];
+  items: readonly T[];
   nextPageToken?: string;
   /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
   response?: unknown;
@@ -52,29 +54,94 @@ export interface Discovered {
   chainHeads?: Map<string, number>;
 }
 
-export interface StreamDef<T = unknown> {
+type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;
+
+/**
+ * How one table of a stream gets its rows from a page: the items themselves, a list inside each item
+ * (child tables), or a value of the whole response. The stream's item type `T` is checked against
+ * the table's column readers here; past this point only the closure knows it.
+ */
+export interface TableSource<T> {
+  table: TableDef;
+  /** Appends the page's rows of `table` to `out`, column by column; returns the rows added. */
+  fill(page: StreamPage<T>, x: PageContext, out: ColumnBatch): number;
+}
+
+function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext): number {
+  const { columns } = table;
+  for (let c = 0; c < columns.length; c++) {
+    const get = columns[c].get;
+    const vector = out.columns[c];
+    for (let i = 0; i < sources.length; i++) vector.push(get(sources[i], x));
+  }
+  out.rows += sources.length;
+  return sources.length;
+}
+
+/** A table with one row per item (of the pages whose context passes `when`, if given). */
+export function rowsOf<T>(table: TableSpec<T>, when?: (x: PageContext) => boolean): TableSource<T> {
+  return { table, fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x)) };
+}
+
+/** A child row: an entry of a list inside a parent item, its position in that list, and which list (`tag`). */
+export interface Child<P, I> {
+  parent: P;
+  item: I;
+  index: number;
+  tag: string;
+}
+
+type Lists<T, I> = Record<string, (item: T) => readonly I[] | null | undefined> | ((item: T) => [tag: string, list: readonly I[] | null | undefined][]);
+
+/**
+ * A child table: one row per entry of each list of each item, parent first, lists in the order given
+ * (by tag, or by a function naming them per item when the item's keys are open).
+ */
+export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, I>): TableSource<T> {
+  type Named = [tag: string, list: readonly I[] | null | undefined][];
+  const tagged = typeof lists === 'function' ? [] : Object.entries(lists);
+  const listsOf: (item: T) => Named = typeof lists === 'function' ? lists : (item) => tagged.map(([tag, list]) => [tag, list(item)]);
+  return {
+    table,
+    fill(page, x, out) {
+      const children: Child<T, I>[] = [];
+      for (const parent of page.items) {
+        for (const [tag, entries] of listsOf(parent)) {
+          if (entries) for (let index = 0; index < entries.length; index++) children.push({ parent, item: entries[index], index, tag });
+        }
+      }
+      return filler(table, out, children, x);
+    },
+  };
+}
+
+/** A table filled from the whole page (a value beside the item list, e.g. nativeTokenBalance). */
+export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, x: PageContext) => readonly S[]): TableSource<T> {
+  return { table, fill: (page, x, out) => filler(table, out, pick(page, x), x) };
+}
+
+/** A stream as declared: where it reads, how it walks, and the tables its items fill. */
+export interface StreamDecl<T> {
   name: StreamName;
-  /** The list or get endpoint walked, e.g. "GET /v1/chains/{chainId}/blocks". */
-  endpoint: string;
   mode: SyncMode;
   /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
   modeOf?(partition: PartitionSpec): SyncMode;
   /**
-   * The endpoint a walk calls once per page: its weight (CU per request) and largest page are read
-   * from there, never copied into the stream.
+   * The endpoint a walk calls once per page: its weight (CU per request), largest page and list key
+   * are read from there, never copied into the stream.
    */
   walks: Endpoint<never, unknown> & { maxPageSize?: number };
-  /** Every table the normalizer fills, parent first. */
-  tables: TableDef[];
+  fetchPage: FetchPage<T>;
+  /** Every table the items fill, parent first. A table may appear twice (filled from two sources). */
+  sources: TableSource<T>[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
   needsChainHeads?: boolean;
   /** Derived streams also plan partitions from discovered values (second wave of a pipeline run). */
   takesDiscovered?: boolean;
+  /** Not in the default stream set (a config that lists no streams): a config names it to run it. */
+  optIn?: boolean;
   /** Partitions from the config (and, for derived streams, from discovered values). */
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
-  fetchPage(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<StreamPage<T>>;
-  /** Validated items -> rows per table name. */
-  normalize(page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]>;
   /**
    * descending-until-known and range: the item's position in the walk order (block number, height or
    * epoch seconds), compared with the stored high-water mark.
@@ -86,4 +153,142 @@ export interface StreamDef<T = unknown> {
    * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
    */
   identity?(item: T): string;
+}
+
+/** A fetched page as the generic driver sees it: what the walk needs, and the page's rows on demand. */
+export interface DrivenPage {
+  /** API items the page held. */
+  items: number;
+  nextPageToken?: string;
+  marks?: StreamPage['marks'];
+  /** Walk-order keys of the items (see StreamDecl.orderKey), finite ones only. */
+  orderKeys(): number[];
+  /** Identities of the items in list order (see StreamDecl.identity). */
+  identities(): string[];
+  /** Appends the page's rows to the column batches (by table name); returns the rows added. */
+  extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number;
+  /** The page's rows as plain objects per table (ground-truth tests, tools). */
+  rows(ctx: NormalizeContext): Record<string, Row[]>;
+}
+
+/** What the sync core, planner and tools see of a stream: no item type, nothing to cast. */
+export interface StreamDriver {
+  name: StreamName;
+  mode: SyncMode;
+  modeOf?(partition: PartitionSpec): SyncMode;
+  walks: Endpoint<never, unknown> & { maxPageSize?: number };
+  /** Every table the stream fills, each once, parent first. */
+  tables: TableDef[];
+  needsChainHeads?: boolean;
+  takesDiscovered?: boolean;
+  optIn?: boolean;
+  partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  /** Fetches one page of a walk. */
+  fetch(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<DrivenPage>;
+}
+
+/** A declared stream: the driver, plus its typed parts (tests feed it hand-made items). */
+export interface Stream<T> extends StreamDriver {
+  fetchPage: FetchPage<T>;
+  /** A page's rows as plain objects per table. */
+  normalize(page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]>;
+}
+
+export const pageContext = (ctx: NormalizeContext): PageContext => ({ partition: ctx.partition, snapshotAt: ctx.snapshotAt, snapshot: BigInt(ctx.snapshotAt), runId: ctx.runId });
+
+/** Column vectors as rows (for tests and tools; the write path never builds rows). */
+function batchRows(batch: ColumnBatch): Row[] {
+  const out: Row[] = [];
+  for (let i = 0; i < batch.rows; i++) {
+    const row: Row = {};
+    batch.table.columns.forEach((c, k) => (row[c.name] = batch.columns[k][i]));
+    out.push(row);
+  }
+  return out;
+}
+
+/** Empty column batches for the tables of a stream, by table name. */
+export function emptyBatches(tables: readonly TableDef[]): Map<string, ColumnBatch> {
+  return new Map(tables.map((table) => [table.name, { table, columns: table.columns.map(() => []), rows: 0 }]));
+}
+
+/** Declares a stream; the generic driver it returns walks, extracts and commits every stream the same way. */
+export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
+  const tables = [...new Map(decl.sources.map((s) => [s.table.name, s.table])).values()];
+  const extract = (page: StreamPage<T>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number => {
+    const x = pageContext(ctx);
+    let rows = 0;
+    for (const source of decl.sources) rows += source.fill(page, x, into.get(source.table.name)!);
+    return rows;
+  };
+  const normalize = (page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]> => {
+    const batches = emptyBatches(tables);
+    extract(page, ctx, batches);
+    return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
+  };
+  const drive = (page: StreamPage<T>): DrivenPage => ({
+    items: page.items.length,
+    nextPageToken: page.nextPageToken,
+    marks: page.marks,
+    orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
+    identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
+    extract: (ctx, into) => extract(page, ctx, into),
+    rows: (ctx) => normalize(page, ctx),
+  });
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, fetchPage } = decl;
+  return {
+    name,
+    mode,
+    ...(modeOf ? { modeOf } : {}),
+    walks,
+    tables,
+    ...(needsChainHeads ? { needsChainHeads } : {}),
+    ...(takesDiscovered ? { takesDiscovered } : {}),
+    ...(optIn ? { optIn } : {}),
+    partitions,
+    fetchPage,
+    normalize,
+    fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state)),
+  };
+}
+
+type ListItem<R, K extends keyof R> = R[K] extends readonly (infer I)[] ? I : never;
+
+/**
+ * The walk of a list endpoint: each page requests `request(partition, state)` with the page token and
+ * size, and its items are the endpoint's list key. Returns the `walks` and `fetchPage` of a stream.
+ */
+export function listWalk<P extends PageParams, R extends ListResponse<K>, K extends string>(
+  endpoint: ListEndpoint<P, R, K>,
+  request: (partition: PartitionSpec, state: FetchState) => Omit<P, 'pageToken' | 'pageSize'>,
+): { walks: ListEndpoint<P, R, K>; fetchPage: FetchPage<ListItem<R, K>> } {
+  return {
+    walks: endpoint,
+    async fetchPage(client, partition, state) {
+      // The request without its page fields, plus them: P by construction (TypeScript cannot see through Omit).
+      const params = { ...request(partition, state), pageSize: state.pageSize, pageToken: state.pageToken ?? undefined } as P;
+      const response = await client.call(endpoint, params);
+      return { items: response[endpoint.listKey] as readonly ListItem<R, K>[], nextPageToken: response.nextPageToken ?? undefined, response };
+    },
+  };
+}
+
+/**
+ * The walk of a get endpoint over a list the partition holds in `params[list]` (addresses, tx hashes,
+ * NFTs): one call per entry, the page token being the index of the next entry. Returns the `walks`
+ * and `fetchPage` of a stream.
+ */
+export function getEach<P, R, T>(
+  endpoint: Endpoint<P, R>,
+  list: string,
+  get: (client: StreamClient, partition: PartitionSpec, entry: string) => Promise<T>,
+): { walks: Endpoint<P, R>; fetchPage: FetchPage<T> } {
+  return {
+    walks: endpoint,
+    async fetchPage(client, partition, state) {
+      const entries = partition.params[list] as string[];
+      const index = Number(state.pageToken ?? 0);
+      return { items: [await get(client, partition, entries[index])], nextPageToken: index + 1 < entries.length ? String(index + 1) : undefined };
+    },
+  };
 }

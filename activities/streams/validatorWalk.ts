@@ -26,7 +26,7 @@ const NODE_IDS_PER_LOOKUP = 16;
 const watchKey = (v: Validator) => `${v.nodeId}|${v.txHash ?? ''}`;
 
 /** Marks of a page: the first completed and removed validation (newest first), and the ones still open. */
-function marksOf(items: Validator[]): NonNullable<StreamPage['marks']> {
+function marksOf(items: readonly Validator[]): NonNullable<StreamPage['marks']> {
   const firsts: Record<string, string> = {};
   for (const v of items) if ((v.validationStatus === 'completed' || v.validationStatus === 'removed') && firsts[v.validationStatus] === undefined) firsts[v.validationStatus] = v.txHash ?? '';
   const collect = items.filter((v) => v.validationStatus === 'active' || v.validationStatus === 'pending').map(watchKey);

@@ -1,13 +1,13 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import { InvalidPageTokenError, PaginationLoopError } from '../api/errors.ts';
-import { nextPageTokenOf } from '../api/paginate.ts';
-import { STREAMS } from '../streams/catalog.ts';
+import { InvalidPageTokenError } from '../api/errors.ts';
+import { paginate } from '../api/paginate.ts';
+import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import type { Discovered, StreamClient, StreamPage } from '../streams/streamDef.ts';
-import { rowsToArrow } from '../warehouse/arrowRows.ts';
+import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
+import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
-import type { Row, TableDef } from '../warehouse/tableDef.ts';
+import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
@@ -46,9 +46,10 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: R
 }
 
 /**
- * The sync core: plans partitions from the config and walks them a batch at a time. The pages of a
- * batch are normalized to Arrow and committed with the partition's checkpoint in one transaction, so the
- * checkpoint never runs ahead of (or behind) the rows. QuotaExhaustedError and other client errors
+ * The sync core: plans partitions from the config and walks them a batch at a time. Each page's items
+ * are read once into the column vectors of its tables (the stream's column readers), and the pages of
+ * a batch are committed with the partition's checkpoint in one transaction, so the checkpoint never
+ * runs ahead of (or behind) the rows. QuotaExhaustedError and other client errors
  * propagate; an expired page token restarts the walk from its durable cursor.
  */
 export function createSyncCore(deps: SyncCoreDeps): SyncCore {
@@ -56,7 +57,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
-    const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
+    const selected = names.map(streamOf).filter((s) => !input.discovered || s.takesDiscovered);
     const plan: Discovered = {};
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
     const meter = newMeter();
@@ -85,8 +86,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
 
   async function syncBatch(input: BatchInput): Promise<BatchResult> {
     const { partition } = input;
-    const stream = STREAMS[partition.stream];
-    if (!stream) throw new Error(`unknown stream ${partition.stream}`);
+    const stream = streamOf(partition.stream);
     const mode = stream.modeOf?.(partition) ?? stream.mode;
     const log = logger.child({ partition: partition.id, stream: partition.stream });
     const previous = await warehouse.readCheckpoint(partition.id);
@@ -126,8 +126,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           ? { snapshotAt: ctx.snapshotAt, runId: input.runId, params: partition.params, rows: cursor.walkRows ?? 0, pages: cursor.walkPages ?? 0 }
           : undefined;
       await warehouse.commitBatch(
-        // rowsToArrow keeps the last row of a key listed on two pages of the batch.
-        stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
+        // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
+        [...pending.byTable.values()],
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
         { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items) },
         finished,
@@ -137,13 +137,17 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       rows += pending.rows;
       pending = emptyPending(stream.tables);
     };
-    // Tokens this batch has sent: a server that hands one back would loop forever (an empty one ends the list).
-    const seenTokens = new Set<string>();
     const pageSize = pageSizeFor(stream, config);
-    while (pages + pending.pages < Math.max(1, input.maxPages)) {
-      let page;
+    const label = { method: stream.walks.method, target: `${stream.walks.name} (${partition.id})` };
+    const maxPages = Math.max(1, input.maxPages);
+    // One pagination loop (activities/api/paginate.ts) per walk start: it stops a server that repeats
+    // a token. A rejected token starts a new loop from the walk's durable cursor.
+    const fetchPage = (pageToken: string | undefined) => stream.fetch(scoped, partition, { pageToken: pageToken ?? null, from: walk.cursor.from, pageSize, cursor: walk.cursor });
+    let walker = paginate(fetchPage, { startToken: walk.pageToken ?? undefined, label });
+    while (pages + pending.pages < maxPages) {
+      let step;
       try {
-        page = await stream.fetchPage(scoped, partition, { pageToken: walk.pageToken, from: walk.cursor.from, pageSize, cursor: walk.cursor });
+        step = await walker.next();
       } catch (error) {
         // A rejected token (expired or unknown): go back to the start of this walk (its cursor is
         // durable); upserts absorb the overlap. Once per position: rejected again where the walk
@@ -152,40 +156,29 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           log.warn({ err: error.message, position: walkPosition(walk) }, 'page token rejected; restarting the walk from its cursor');
           await flush(false);
           walk = restartWalk(walk);
-          seenTokens.clear();
+          walker = paginate(fetchPage, { label });
           continue;
         }
-        // Keep what this batch already fetched before failing: its walk state is consistent.
+        // Keep what this batch already fetched before failing (a repeated token included): its walk state is consistent.
         await flush(false);
         throw error;
       }
-      if (walk.pageToken !== null) seenTokens.add(walk.pageToken);
-      // An absent or empty token ends the list; only a token this walk already sent is a loop.
-      const nextToken = nextPageTokenOf(page.nextPageToken);
-      if (nextToken !== undefined && seenTokens.has(nextToken)) {
-        const [method, target] = stream.endpoint.split(' ');
-        await flush(false);
-        throw new PaginationLoopError({ method, target: `${target} (${partition.id})` }, nextToken, 'server repeated a nextPageToken: the walk would never end');
-      }
-      const byTable = stream.normalize(page as never, ctx);
-      for (const table of stream.tables) {
-        const tableRows = byTable[table.name] ?? [];
-        pending.byTable.get(table.name)!.push(...tableRows);
-        pending.rows += tableRows.length;
-      }
+      if (step.done) break;
+      const page = step.value;
+      pending.rows += page.extract(ctx, pending.byTable);
       pending.pages += 1;
-      pending.items += page.items.length;
-      const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
-      const ids = stream.identity ? page.items.map((i) => stream.identity!(i as never)) : [];
+      pending.items += page.items;
       if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
-      const next = advanceWalk(mode, walk, keys, nextToken, ids);
+      const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
       walk = next.walk;
       if (next.complete) {
+        await walker.return(undefined);
         await flush(true);
         log.debug({ pages, rows }, 'walk complete');
         return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
       }
     }
+    await walker.return(undefined);
     await flush(false);
     return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
   }
@@ -209,9 +202,9 @@ interface PendingPages {
   rows: number;
   /** API items the pages held (rows can be more: one item fills several tables). */
   items: number;
-  byTable: Map<string, Row[]>;
+  byTable: Map<string, ColumnBatch>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
+  return { pages: 0, rows: 0, items: 0, byTable: emptyBatches(tables) };
 }

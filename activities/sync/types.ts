@@ -1,5 +1,4 @@
 import type { StreamName } from '../../common/streamNames.ts';
-import type { CheckpointWrite } from '../warehouse/warehouse.ts';
 
 /**
  * The contract between orchestration (workflows/, activities/index.ts) and the sync core
@@ -45,10 +44,18 @@ export interface PlanInput {
 
 /**
  * The durable checkpoint as stored in the warehouse (authoritative copy): the totals a commit wrote
- * (cursor: the stream's own state, such as high-water marks, walk top or range end; complete: the
- * current walk has nothing left to fetch until new data appears), and when it wrote them.
+ * and when it wrote them. The warehouse writes the same fields without updatedAt (CheckpointWrite).
  */
-export interface CheckpointView extends CheckpointWrite {
+export interface CheckpointView {
+  partitionId: string;
+  stream: StreamName;
+  pageToken: string | null;
+  /** Stream-specific cursor state (high-water marks, walk top, range end…). */
+  cursor: Record<string, unknown>;
+  rows: number;
+  pages: number;
+  /** True when the current walk is complete (nothing left to fetch until new data appears). */
+  complete: boolean;
   updatedAt: string;
 }
 

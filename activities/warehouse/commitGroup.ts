@@ -1,6 +1,5 @@
-import type { Table } from 'apache-arrow';
-import { arrowColumnValues } from './arrowRows.ts';
-import type { CellValue, TableDef } from './tableDef.ts';
+import type { ColumnBatch } from './columnBatch.ts';
+import type { TableDef } from './tableDef.ts';
 
 /**
  * Group commit: batches that reach the warehouse while a commit is running wait, and the next commit
@@ -11,7 +10,7 @@ import type { CellValue, TableDef } from './tableDef.ts';
  */
 
 export interface GroupMember {
-  tables: { table: TableDef; rows: Table }[];
+  tables: ColumnBatch[];
 }
 
 /** At most this many rows go into one group; the rest wait for the next commit. */
@@ -28,10 +27,10 @@ export function takeGroup<M extends GroupMember>(waiting: M[]): M[] {
   let rows = 0;
   for (let i = 0; i < waiting.length; i++) {
     const member = waiting[i];
-    const memberRows = member.tables.reduce((n, t) => n + t.rows.numRows, 0);
-    const clash = member.tables.some((t) => t.table.merge === 'scd2' && t.rows.numRows > 0 && scd2.has(t.table.name));
+    const memberRows = member.tables.reduce((n, t) => n + t.rows, 0);
+    const clash = member.tables.some((t) => t.table.merge === 'scd2' && t.rows > 0 && scd2.has(t.table.name));
     if (group.length > 0 && (clash || rows + memberRows > GROUP_MAX_ROWS)) break;
-    for (const t of member.tables) if (t.table.merge === 'scd2' && t.rows.numRows > 0) scd2.add(t.table.name);
+    for (const t of member.tables) if (t.table.merge === 'scd2' && t.rows > 0) scd2.add(t.table.name);
     rows += memberRows;
     group.push(member);
   }
@@ -44,28 +43,4 @@ export function groupTables(group: readonly GroupMember[]): TableDef[] {
   const byName = new Map<string, TableDef>();
   for (const member of group) for (const { table } of member.tables) if (!byName.has(table.name)) byName.set(table.name, table);
   return [...byName.values()];
-}
-
-/**
- * One table's rows across the members of a group as columns of JS values, in arrival order; a
- * primary key sent by two members keeps the later row (as two commits in a row would).
- */
-export function groupColumns(def: TableDef, parts: readonly Table[]): { columns: CellValue[][]; rows: number } {
-  const nonEmpty = parts.filter((p) => p.numRows > 0);
-  const columns = def.columns.map((c) => {
-    const values = nonEmpty.map((p) => arrowColumnValues(p, c.name, c.type));
-    return values.length === 1 ? values[0] : ([] as CellValue[]).concat(...values);
-  });
-  const rows = columns[0]?.length ?? 0;
-  if (nonEmpty.length < 2) return { columns, rows };
-  const keyColumns = def.primaryKey.map((k) => columns[def.columns.findIndex((c) => c.name === k)]);
-  const lastIndex = new Map<string, number>();
-  for (let i = 0; i < rows; i++) {
-    let key = String(keyColumns[0][i]);
-    for (let k = 1; k < keyColumns.length; k++) key += '\u0000' + String(keyColumns[k][i]);
-    lastIndex.set(key, i);
-  }
-  if (lastIndex.size === rows) return { columns, rows };
-  const keep = [...lastIndex.values()].sort((a, b) => a - b);
-  return { columns: columns.map((col) => keep.map((i) => col[i])), rows: keep.length };
 }

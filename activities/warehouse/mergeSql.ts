@@ -16,7 +16,7 @@ export interface MergeOptions {
  * table catalog (checked by `ident`); values never appear in SQL text.
  *
  * Tables carry their key without an index: a batch's keys are deleted, then the batch is inserted, in
- * the caller's transaction. Rows of the stage are unique by key (arrowRows/commitGroup dedupe them).
+ * the caller's transaction. Rows of the stage are unique by key (columnBatch.ts concatUnique dedupes them).
  */
 export function mergeStatements(def: TableDef, stage: string, options: MergeOptions): string[] {
   const t = ident(def.name);

@@ -1,6 +1,6 @@
 /**
  * The shape of every warehouse table, declared once in TypeScript (activities/streams/) and rendered
- * into the DDL in sql/schema/. The Arrow schema and the DuckDB staging types derive from it too, so
+ * into the DDL in sql/schema/. The DuckDB staging types and the column readers derive from it too, so
  * the three can never drift apart (a test renders the DDL and compares it with the committed file).
  */
 

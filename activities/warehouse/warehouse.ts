@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
-import type { Table } from 'apache-arrow';
 import type { CheckpointView } from '../sync/types.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
-import { groupColumns, groupTables, takeGroup } from './commitGroup.ts';
+import { concatUnique, type ColumnBatch } from './columnBatch.ts';
+import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
@@ -14,25 +14,24 @@ import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
-/** Steps of a commit where a fault can be injected (tests) — the commit must be all-or-nothing across them. */
-export type CommitStep = 'before-begin' | 'after-begin' | `after-table:${string}` | 'before-checkpoint' | 'before-commit' | 'after-commit';
+/** Steps of a commit where a fault can be injected (tests) or a stage timed (bench) — the commit must be all-or-nothing across them. */
+export type CommitStep =
+  | 'before-begin'
+  | 'after-begin'
+  /** A table's batches are one deduplicated batch; then appended to its stage; then merged (after-table). */
+  | `after-batch:${string}`
+  | `after-append:${string}`
+  | `after-table:${string}`
+  | 'before-checkpoint'
+  | 'before-commit'
+  | 'after-commit';
 export type FaultHook = (step: CommitStep) => void | Promise<void>;
 
-export interface TableBatch {
-  table: TableDef;
-  rows: Table;
-}
+/** One table's rows of a batch, as column vectors (activities/warehouse/columnBatch.ts). */
+export type TableBatch = ColumnBatch;
 
-/** The checkpoint to store with a batch: totals, not deltas (the caller read the previous one). */
-export interface CheckpointWrite {
-  partitionId: string;
-  stream: StreamName;
-  pageToken: string | null;
-  cursor: Record<string, unknown>;
-  rows: number;
-  pages: number;
-  complete: boolean;
-}
+/** The checkpoint to store with a batch: totals, not deltas (the caller read the previous one); the commit stamps its time. */
+export type CheckpointWrite = Omit<CheckpointView, 'updatedAt'>;
 
 /** Per-run bookkeeping written in the same transaction (deltas for this commit). */
 export interface RunRecord {
@@ -222,11 +221,13 @@ export class Warehouse {
     try {
       await this.fault('after-begin');
       for (const table of tables) {
-        const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name).map((t) => t.rows));
-        const { columns, rows } = groupColumns(table, parts);
+        const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
+        const { columns, rows } = concatUnique(table, parts);
+        await this.fault(`after-batch:${table.name}`);
         if (rows > 0) {
           const stage = stages.get(table.name)!;
           await this.appendColumns(table, stage, columns, rows);
+          await this.fault(`after-append:${table.name}`);
           // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;

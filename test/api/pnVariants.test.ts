@@ -4,9 +4,14 @@ import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
 import { BalancesResponse, PrimaryNetworkTransactionsPage, UtxosPage } from '../../activities/api/schemas/index.ts';
 import { validateResponse } from '../../activities/api/validateResponse.ts';
 import { pnBalances } from '../../activities/streams/pnBalances.ts';
-import { normalizePnTransactions } from '../../activities/streams/pnTransactions.ts';
+import { pnTransactions } from '../../activities/streams/pnTransactions.ts';
 import { pnUtxos } from '../../activities/streams/pnUtxos.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
+import type { PrimaryNetworkTransaction } from '../../activities/api/schemas/index.ts';
+
+/** pn.transactions' rows for a chain-wide page of `network`/`chain`, as its column readers fill them. */
+const normalizePnTransactions = (items: readonly PrimaryNetworkTransaction[], network: 'mainnet', chain: string) =>
+  pnTransactions.normalize({ items }, { partition: { stream: 'pn.transactions', id: 'p', network, chain, params: { network, blockchainId: chain } }, snapshotAt: 0, runId: 'r' });
 
 /**
  * Every primary-network response variant of the public service, as fixtures the official SDK's own

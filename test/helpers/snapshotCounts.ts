@@ -16,8 +16,8 @@ export async function snapshotRowCounts(sim: TruthSource, partitions: readonly P
     let n = 0;
     let pageToken: string | null = null;
     do {
-      const page = await stream.fetchPage(client, p, { pageToken, pageSize: 100 });
-      n += (stream.normalize(page, { partition: p, snapshotAt: 0, runId: 'count' })[stream.tables[0].name] ?? []).length;
+      const page = await stream.fetch(client, p, { pageToken, pageSize: 100 });
+      n += (page.rows({ partition: p, snapshotAt: 0, runId: 'count' })[stream.tables[0].name] ?? []).length;
       pageToken = page.nextPageToken ?? null;
     } while (pageToken);
     counts.set(p.id, n);

@@ -124,8 +124,8 @@ export async function compareWithTruth(
     // (transaction details, NFT tokens) still hand out their own tokens.
     let pageToken: string | null = null;
     do {
-      const page = await stream.fetchPage(client, partition, { pageToken, pageSize: 100 });
-      const rows = stream.normalize(page, { partition, snapshotAt: ctx.snapshotAt, runId: ctx.runId ?? 'truth' });
+      const page = await stream.fetch(client, partition, { pageToken, pageSize: 100 });
+      const rows = page.rows({ partition, snapshotAt: ctx.snapshotAt, runId: ctx.runId ?? 'truth' });
       for (const [table, list] of Object.entries(rows)) {
         const def = tableDefs.get(table)!;
         const byKey = expected.get(table) ?? new Map<string, Row>();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableByName } from '../../activities/streams/catalog.ts';
-import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 import { renderTable } from '../../activities/warehouse/renderDdl.ts';
 import type { TableDef } from '../../activities/warehouse/tableDef.ts';
 
@@ -63,7 +63,7 @@ describe('columns added to released tables', () => {
     const w = wh!;
     const def = tableByName('evm_token_transfers')!;
     const rows = ['1', '2'].map((id) => ({ chain_id: '43114', contract_address: '0xc', tx_hash: '0xt3', log_index: 0, block_number: 9n, nft_token_id: id, token_id: id }));
-    await w.commitBatch([{ table: def, rows: rowsToArrow(def, rows) }], { partitionId: 'p', stream: 'evm.token_transfers', pageToken: null, cursor: {}, rows: 2, pages: 1, complete: true });
+    await w.commitBatch([rowsToColumns(def, rows)], { partitionId: 'p', stream: 'evm.token_transfers', pageToken: null, cursor: {}, rows: 2, pages: 1, complete: true });
     expect(await w.query("SELECT token_id FROM evm_token_transfers WHERE tx_hash = '0xt3' ORDER BY 1")).toEqual([{ token_id: '1' }, { token_id: '2' }]);
   });
 });

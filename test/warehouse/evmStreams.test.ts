@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainAll, sorted, startHarness, truth, type Harness } from './harness.ts';
-import { STREAM_NAMES } from '../../common/streamNames.ts';
+import { DEFAULT_STREAMS } from '../../activities/streams/catalog.ts';
 
 /**
  * Every EVM and metrics stream, loaded from the real simulator over HTTP into a real DuckDB file via
@@ -34,7 +34,7 @@ beforeAll(async () => {
       txHashes = hashes.slice(0, 6);
       nfts = d.nfts.filter((n) => n.chainId === chainId).slice(0, 4);
       return {
-        streams: STREAM_NAMES.filter((name) => !name.startsWith('pn.')),
+        streams: DEFAULT_STREAMS.filter((name) => !name.startsWith('pn.')),
         evmChains: [
           {
             chainId,

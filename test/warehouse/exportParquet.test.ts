@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';
-import { rowsToArrow } from '../../activities/warehouse/index.ts';
+import { rowsToColumns } from '../../activities/warehouse/index.ts';
 import { drainAll, startHarness, type Harness } from './harness.ts';
 
 /** The Parquet export re-read with read_parquet equals the tables; exports are incremental and contained. */
@@ -30,13 +30,10 @@ beforeAll(async () => {
   const utxos = tableByName('pn_utxos')!;
   await h.warehouse.commitBatch(
     [
-      {
-        table: utxos,
-        rows: rowsToArrow(utxos, [
-          { network: 'mainnet', blockchain_id: 'p-chain', utxo_id: 'u1', addresses: ['avax1a', 'avax1b'], amount: 123456789012345678901234567n, block_timestamp: 1_700_000_000n, credentials: '[{"signature":"s"}]', staked: true },
-          { network: 'mainnet', blockchain_id: 'p-chain', utxo_id: 'u2', addresses: [], amount: null, block_timestamp: null },
-        ]),
-      },
+      rowsToColumns(utxos, [
+        { network: 'mainnet', blockchain_id: 'p-chain', utxo_id: 'u1', addresses: ['avax1a', 'avax1b'], amount: 123456789012345678901234567n, block_timestamp: 1_700_000_000n, credentials: '[{"signature":"s"}]', staked: true },
+        { network: 'mainnet', blockchain_id: 'p-chain', utxo_id: 'u2', addresses: [], amount: null, block_timestamp: null },
+      ]),
     ],
     { partitionId: 'test/pn', stream: 'pn.utxos', pageToken: null, cursor: {}, rows: 2, pages: 1, complete: true },
   );
@@ -91,7 +88,7 @@ describe('Parquet export', () => {
   it('keeps hostile partition values inside the output directory', async () => {
     const blocks = tableByName('evm_blocks')!;
     await h.warehouse.commitBatch(
-      [{ table: blocks, rows: rowsToArrow(blocks, [{ chain_id: '../../escape', block_number: 1n, block_hash: '0x1', block_timestamp: 1_700_000_000n }]) }],
+      [rowsToColumns(blocks, [{ chain_id: '../../escape', block_number: 1n, block_hash: '0x1', block_timestamp: 1_700_000_000n }])],
       { partitionId: 'test/escape', stream: 'evm.blocks', pageToken: null, cursor: {}, rows: 1, pages: 1, complete: true },
     );
     await exportParquet(h.warehouse, out, { tables: ['evm_blocks'] });

@@ -2,20 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_MAX_ROWS, groupColumns, takeGroup } from '../../activities/warehouse/commitGroup.ts';
-import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { GROUP_MAX_ROWS, takeGroup } from '../../activities/warehouse/commitGroup.ts';
+import { concatUnique, openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import type { TableDef } from '../../activities/warehouse/tableDef.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 
 const blocks = tableByName('evm_blocks')!;
 const block = (n: number, hash = `0x${n.toString(16)}`) => ({ chain_id: '43114', block_number: BigInt(n), block_hash: hash, block_timestamp: 1_700_000_000n + BigInt(n) });
-const batch = (rows: ReturnType<typeof block>[], table: TableDef = blocks) => ({ tables: [{ table, rows: rowsToArrow(table, rows) }] });
+const batch = (rows: ReturnType<typeof block>[], table: TableDef = blocks) => ({ tables: [rowsToColumns(table, rows)] });
 const checkpoint = (partitionId: string, rows: number) => ({ partitionId, stream: 'evm.blocks' as StreamName, pageToken: `t-${rows}`, cursor: { n: rows }, rows, pages: 1, complete: false });
 
-describe('takeGroup / groupColumns', () => {
+describe('takeGroup / concatUnique', () => {
   it('takes waiting batches in order up to the row limit, always at least one', () => {
-    const big = { tables: [{ table: blocks, rows: { numRows: GROUP_MAX_ROWS } as never }] };
+    const big = { tables: [{ table: blocks, columns: [], rows: GROUP_MAX_ROWS }] };
     const small = batch([block(1)]);
     const waiting = [small, small, big, small];
     expect(takeGroup(waiting)).toHaveLength(2);
@@ -27,17 +27,23 @@ describe('takeGroup / groupColumns', () => {
   it('keeps an SCD2 table to one batch per group', () => {
     const history = tableByName('pn_validator_status_history')!;
     expect(history.merge).toBe('scd2');
-    const member = { tables: [{ table: history, rows: { numRows: 3 } as never }] };
+    const member = { tables: [{ table: history, columns: [], rows: 3 }] };
     const waiting = [member, batch([block(1)]), member];
     expect(takeGroup(waiting)).toHaveLength(2);
     expect(waiting).toEqual([member]);
   });
 
   it('concatenates in arrival order and keeps the later row of a repeated key', () => {
-    const { columns, rows } = groupColumns(blocks, [rowsToArrow(blocks, [block(1, '0xold'), block(2)]), rowsToArrow(blocks, []), rowsToArrow(blocks, [block(3), block(1, '0xnew')])]);
+    const { columns, rows } = concatUnique(blocks, [rowsToColumns(blocks, [block(1, '0xold'), block(2)]), rowsToColumns(blocks, []), rowsToColumns(blocks, [block(3), block(1, '0xnew')])]);
     expect(rows).toBe(3);
     const hash = blocks.columns.findIndex((c) => c.name === 'block_hash');
     expect(columns[hash]).toEqual(['0x2', '0x3', '0xnew']);
+  });
+
+  it('dedupes within one batch too (a key repeated across its pages): last occurrence wins', () => {
+    const { columns, rows } = concatUnique(blocks, [rowsToColumns(blocks, [block(1, '0xa'), block(2), block(1, '0xb')])]);
+    expect(rows).toBe(2);
+    expect(columns[blocks.columns.findIndex((c) => c.name === 'block_hash')]).toEqual(['0x2', '0xb']);
   });
 });
 

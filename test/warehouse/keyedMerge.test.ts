@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableByName } from '../../activities/streams/catalog.ts';
-import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 import type { Row, TableDef } from '../../activities/warehouse/tableDef.ts';
 import { keyUniquenessFinding } from '../../activities/verify/keyUniqueness.ts';
 
@@ -18,7 +18,7 @@ const txs = tableByName('evm_transactions')!;
 const tx = (hash: string, block: bigint | null, status = 'success'): Row => ({ chain_id: '43114', tx_hash: hash, block_number: block, tx_status: status });
 let seq = 0;
 const commit = (wh: Warehouse, def: TableDef, rows: Row[]) =>
-  wh.commitBatch([{ table: def, rows: rowsToArrow(def, rows) }], { partitionId: 'p', stream: 'evm.transactions', pageToken: null, cursor: {}, rows: ++seq, pages: seq, complete: false });
+  wh.commitBatch([rowsToColumns(def, rows)], { partitionId: 'p', stream: 'evm.transactions', pageToken: null, cursor: {}, rows: ++seq, pages: seq, complete: false });
 const stored = async (wh: Warehouse) => (await wh.query('SELECT tx_hash, block_number, tx_status FROM evm_transactions ORDER BY tx_hash')).map((r) => `${r.tx_hash}@${r.block_number}:${r.tx_status}`);
 
 let dir: string;

@@ -3,7 +3,7 @@ import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { utxoBalanceFindings } from '../../activities/verify/utxoBalances.ts';
 import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { drain, drainAll, sorted, startHarness, truth, type Harness } from './harness.ts';
-import { STREAM_NAMES } from '../../common/streamNames.ts';
+import { DEFAULT_STREAMS } from '../../activities/streams/catalog.ts';
 
 /**
  * Every primary-network stream, from the real simulator over HTTP into a real DuckDB file through
@@ -29,7 +29,7 @@ beforeAll(async () => {
       addresses = [...p.addresses.slice(0, 3)].sort();
       nodeIds = p.nodeIds.slice(0, 2);
       return {
-        streams: STREAM_NAMES.filter((name) => name.startsWith('pn.')),
+        streams: DEFAULT_STREAMS.filter((name) => name.startsWith('pn.')),
         networks: [{ network: NET, chains: CHAINS, addresses, nodeIds, rewardsForDiscoveredValidators: true }],
       };
     },

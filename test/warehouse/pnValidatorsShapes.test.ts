@@ -5,7 +5,7 @@ import * as c from '@avalanche-sdk/chainkit/models/components';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidatorsPage } from '../../activities/api/schemas/index.ts';
 import { pnValidators, pnValidatorsTable } from '../../activities/streams/pnValidators.ts';
-import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 
 /**
  * pn.validators over the public service's four per-status shapes: fixtures typed and checked by
@@ -82,7 +82,7 @@ async function land(items: unknown[]): Promise<Map<string, Record<string, unknow
   const rows = pnValidators.normalize({ items: page.validators, nextPageToken: undefined }, { partition, snapshotAt: SNAPSHOT, runId: 'r' });
   const tables = pnValidators.tables;
   await wh.commitBatch(
-    tables.map((t) => ({ table: t, rows: rowsToArrow(t, rows[t.name] ?? []) })),
+    tables.map((t) => rowsToColumns(t, rows[t.name] ?? [])),
     { partitionId: partition.id, stream: 'pn.validators', pageToken: null, cursor: {}, rows: items.length, pages: 1, complete: true },
   );
   const read = await wh.query(

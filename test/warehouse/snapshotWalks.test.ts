@@ -30,8 +30,8 @@ async function truthRows(sim: Awaited<ReturnType<typeof startSimulator>>, p: Par
   let n = 0;
   let pageToken: string | null = null;
   do {
-    const page = await stream.fetchPage(client, p, { pageToken, pageSize: 100 });
-    n += (stream.normalize(page, { partition: p, snapshotAt: 0, runId: 'probe' })[stream.tables[0].name] ?? []).length;
+    const page = await stream.fetch(client, p, { pageToken, pageSize: 100 });
+    n += (page.rows({ partition: p, snapshotAt: 0, runId: 'probe' })[stream.tables[0].name] ?? []).length;
     pageToken = page.nextPageToken ?? null;
   } while (pageToken);
   return n;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evmErc20BalancesTable } from '../../activities/streams/evmErc20Balances.ts';
 import { pnBalancesTable } from '../../activities/streams/pnBalances.ts';
-import { openWarehouse, rowsToArrow, type Warehouse } from '../../activities/warehouse/index.ts';
+import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 import type { Row, TableDef } from '../../activities/warehouse/tableDef.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** A batch as the previous version committed it: rows and checkpoint, no walk record. */
 async function commitOld(table: TableDef, stream: StreamName, partitionId: string, rows: Row[], snapshotAt: number, complete: boolean): Promise<void> {
-  await wh.commitBatch([{ table, rows: rowsToArrow(table, rows) }], { partitionId, stream, pageToken: complete ? null : 't', cursor: { runId: `r${snapshotAt}`, snapshotAt }, rows: rows.length, pages: 1, complete });
+  await wh.commitBatch([rowsToColumns(table, rows)], { partitionId, stream, pageToken: complete ? null : 't', cursor: { runId: `r${snapshotAt}`, snapshotAt }, rows: rows.length, pages: 1, complete });
 }
 
 describe('migrating a warehouse without snapshot walks', () => {

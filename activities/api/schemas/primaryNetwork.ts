@@ -211,7 +211,8 @@ export const Validator = z.looseObject({
 });
 export type Validator = z.infer<typeof Validator>;
 
-export const HistoricalReward = z.looseObject({
+/** The staking fields a paid reward and a pending one share. */
+const rewardedStake = {
   txHash: z.string(),
   addresses: opt(strings),
   amountStaked: opt(decimal),
@@ -219,6 +220,10 @@ export const HistoricalReward = z.looseObject({
   startTimestamp: opt(integer),
   endTimestamp: opt(integer),
   rewardType: opt(enumString),
+};
+
+export const HistoricalReward = z.looseObject({
+  ...rewardedStake,
   utxoId: opt(z.string()),
   outputIndex: opt(integer),
   reward: opt(RewardAmount),
@@ -227,13 +232,7 @@ export const HistoricalReward = z.looseObject({
 export type HistoricalReward = z.infer<typeof HistoricalReward>;
 
 export const PendingReward = z.looseObject({
-  txHash: z.string(),
-  addresses: opt(strings),
-  amountStaked: opt(decimal),
-  nodeId: opt(z.string()),
-  startTimestamp: opt(integer),
-  endTimestamp: opt(integer),
-  rewardType: opt(enumString),
+  ...rewardedStake,
   progress: opt(number),
   estimatedReward: opt(AssetAmount),
 });

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
 import { partitionId } from '../partitionIds.ts';
-import type { Discovered } from '../streamDef.ts';
+import type { Discovered, FetchState } from '../streamDef.ts';
 
 /**
  * Range partitions of a block-range stream (like cryo's chunks): one per `rangeSize`-aligned block
@@ -27,4 +27,21 @@ export function blockRangePartitions(stream: StreamName, config: ResolvedConfig,
       }),
     );
   });
+}
+
+/** The request of one page of a block-range partition: its chain and address, from the walk's lower bound to the range end. */
+export function blockRangeRequest(p: PartitionSpec, s: FetchState): { chainId: string; address: string; startBlock: number; endBlock?: number } {
+  return {
+    chainId: String(p.params.chainId),
+    address: String(p.params.address),
+    startBlock: s.from ?? Number(p.params.startBlock ?? 0),
+    endBlock: p.params.endBlock === undefined ? undefined : Number(p.params.endBlock),
+  };
+}
+
+/** One partition per EVM chain whose configured list (addresses, NFTs, tx hashes) is not empty; the list goes in `params[param]`. */
+export function chainListPartitions(stream: StreamName, config: ResolvedConfig, param: string, list: (chain: ResolvedConfig['evmChains'][number]) => string[]): PartitionSpec[] {
+  return config.evmChains
+    .filter((c) => list(c).length > 0)
+    .map((c) => ({ stream, id: partitionId(stream, c.chainId), chain: c.chainId, params: { chainId: c.chainId, [param]: list(c) } }));
 }

@@ -1,42 +1,40 @@
 import type { NativeTokenBalance } from '../../api/schemas/index.ts';
-import type { Row, TableDef } from '../../warehouse/tableDef.ts';
-import { col, money, moneyRow, uint256, uint256Row } from '../columns.ts';
-import { int, str } from '../values.ts';
+import { defineTable, integer, money, snapshotAt, uint256, varchar } from '../columns.ts';
+import { fromPage, type TableSource } from '../streamDef.ts';
+import { chainColumn } from './evmTransactions.ts';
 
-export const evmNativeBalancesTable: TableDef = {
+/** A native balance and the address it belongs to. */
+export interface NativeBalanceEntry {
+  address: string;
+  balance: NativeTokenBalance;
+}
+
+export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
   name: 'evm_native_balances',
   comment:
     'Native token balance (NativeTokenBalance) of each configured EVM address per snapshot (snapshot_at = run snapshot time, epoch seconds); from balances:getNative and the nativeTokenBalance of the ERC balance pages.',
   columns: [
-    col('chain_id', 'VARCHAR', 'the partition chain'),
-    col('address', 'VARCHAR'),
-    col('snapshot_at', 'BIGINT', 'epoch seconds of the run snapshot'),
-    col('token_chain_id', 'VARCHAR', 'nativeTokenBalance.chainId'),
-    col('name', 'VARCHAR'),
-    col('symbol', 'VARCHAR'),
-    col('decimals', 'INTEGER'),
-    col('logo_uri', 'VARCHAR'),
-    ...money('price'),
-    ...uint256('balance', 'wei'),
-    ...money('balance_value'),
+    chainColumn('the partition chain'),
+    varchar('address', (e) => e.address),
+    snapshotAt('snapshot_at'),
+    varchar('token_chain_id', (e) => e.balance.chainId, 'nativeTokenBalance.chainId'),
+    varchar('name', (e) => e.balance.name),
+    varchar('symbol', (e) => e.balance.symbol),
+    integer('decimals', (e) => e.balance.decimals),
+    varchar('logo_uri', (e) => e.balance.logoUri),
+    money('price', (e) => e.balance.price),
+    uint256('balance', (e) => e.balance.balance, 'wei'),
+    money('balance_value', (e) => e.balance.balanceValue),
   ],
   primaryKey: ['chain_id', 'address', 'snapshot_at'],
-  merge: 'upsert',
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
-};
+});
 
-export function nativeBalanceRow(chainId: string, address: string, snapshotAt: number, b: NativeTokenBalance): Row {
-  return {
-    chain_id: chainId,
-    address,
-    snapshot_at: BigInt(snapshotAt),
-    token_chain_id: str(b.chainId),
-    name: str(b.name),
-    symbol: str(b.symbol),
-    decimals: int(b.decimals),
-    logo_uri: str(b.logoUri),
-    ...moneyRow('price', b.price),
-    ...uint256Row('balance', b.balance),
-    ...moneyRow('balance_value', b.balanceValue),
-  };
+/** The nativeTokenBalance an ERC balance page carries beside its list: a row for the partition's address. */
+export function nativeBalanceBeside<T>(): TableSource<T> {
+  return fromPage<T, NativeBalanceEntry>(evmNativeBalancesTable, (page, x) => {
+    // The ERC balance pages' schemas declare it (Erc20BalancesPage and its twins).
+    const native = (page.response as { nativeTokenBalance?: NativeTokenBalance | null } | undefined)?.nativeTokenBalance;
+    return native ? [{ address: String(x.partition.params.address), balance: native }] : [];
+  });
 }

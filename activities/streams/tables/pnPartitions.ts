@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
+import { varchar, type Column } from '../columns.ts';
 import { chunks, partitionId, setTag } from '../partitionIds.ts';
 
 /** Addresses per request: well under the GET limits, and one partition's walk stays short. */
@@ -24,3 +25,12 @@ export function addressSetPartitions(stream: StreamName, config: ResolvedConfig,
           ),
   );
 }
+
+/** The network and chain of a primary-network partition: the first columns of its tables. */
+export const chainKey = <S>(comment?: string): Column<S>[] => [
+  varchar('network', (_s, x) => String(x.partition.params.network)),
+  varchar('blockchain_id', (_s, x) => String(x.partition.params.blockchainId), comment),
+];
+
+/** The partition's address set as stored: sorted configured addresses, comma-joined. */
+export const addressSet = <S>(): Column<S> => varchar('address_set', (_s, x) => (x.partition.params.addresses as string[]).join(','), 'sorted configured addresses, comma-joined');

@@ -1,90 +1,55 @@
 import type { Utxo } from '../../api/schemas/index.ts';
-import type { ColumnDef, Row } from '../../warehouse/tableDef.ts';
-import { assetAmount, col } from '../columns.ts';
-import { bool, huge, int, i64, json, str, strs, u64 } from '../values.ts';
+import { bigint, boolean, hugeint, integer, json, renamed, ubigint, varchar, varcharList, within, type Column } from '../columns.ts';
+
+const txHash = varchar<Utxo>('tx_hash', (u) => u.txHash ?? u.creationTxHash, 'creating transaction (X/C-chain: creationTxHash)');
 
 /**
  * Every Utxo field (P-, X- and C-chain variants); `asset` flattened to asset_*; credentials as JSON.
  * The generic X/C shape (creationTxHash, timestamp, consumingTxTimestamp, outputIndex as text,
  * amount only in asset.amount) fills the same amount / asset_id / tx_hash / block_timestamp /
  * consuming_block_timestamp / output_index columns as PChainUtxo, and keeps its own fields as sent.
+ * `txHashColumn` names the column of the creating transaction (the child table of transactions
+ * calls it utxo_tx_hash).
  */
-export const utxoColumns: ColumnDef[] = [
-  col('utxo_id', 'VARCHAR'),
-  col('addresses', 'VARCHAR[]', 'owner addresses (LIST)'),
-  col('amount', 'HUGEINT', 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount'),
-  col('asset_id', 'VARCHAR', 'assetId'),
+export const utxoColumns = (creatingTx: Column<Utxo> = txHash): Column<Utxo>[] => [
+  varchar('utxo_id', (u) => u.utxoId),
+  varcharList('addresses', (u) => u.addresses, 'owner addresses (LIST)'),
+  hugeint('amount', (u) => u.amount ?? u.asset?.amount, 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount'),
+  varchar('asset_id', (u) => u.assetId ?? u.asset?.assetId, 'assetId'),
   // The nested `asset` (AssetAmount) as asset_name, asset_symbol, ... (its assetId is asset_id above).
-  ...assetAmount('asset_')
-    .filter((c) => c.name !== 'asset_asset_id')
-    .map((c) => ({ ...c, name: c.name.replace('asset_asset_', 'asset_'), comment: `asset.${c.name.replace('asset_asset_', '')}` })),
-  col('tx_hash', 'VARCHAR', 'creating transaction (X/C-chain: creationTxHash)'),
-  col('output_index', 'INTEGER'),
-  col('block_number', 'UBIGINT'),
-  col('block_timestamp', 'BIGINT', 'epoch seconds (X/C-chain: timestamp)'),
-  col('created_on_chain_id', 'VARCHAR'),
-  col('consumed_on_chain_id', 'VARCHAR'),
-  col('consuming_tx_hash', 'VARCHAR', 'NULL while unspent'),
-  col('consuming_block_number', 'UBIGINT'),
-  col('consuming_block_timestamp', 'BIGINT', 'X/C-chain: consumingTxTimestamp'),
-  col('utxo_bytes', 'VARCHAR'),
-  col('platform_locktime', 'BIGINT'),
-  col('stakeable_locktime', 'BIGINT'),
-  col('staked', 'BOOLEAN'),
-  col('threshold', 'INTEGER'),
-  col('reward_type', 'VARCHAR', 'as sent (VALIDATOR, DELEGATOR, VALIDATOR_FEE, ...)'),
-  col('utxo_type', 'VARCHAR', 'as sent (STAKE, TRANSFER, transfer, mint, ...)'),
-  col('utxo_start_timestamp', 'BIGINT'),
-  col('utxo_end_timestamp', 'BIGINT'),
-  col('creation_tx_hash', 'VARCHAR', 'X/C-chain Utxo as sent (also in tx_hash)'),
-  col('consuming_tx_timestamp', 'BIGINT', 'X/C-chain Utxo as sent (also in consuming_block_timestamp)'),
-  col('locktime', 'BIGINT', 'X/C-chain Utxo: output time lock'),
-  col('timestamp', 'BIGINT', 'X/C-chain Utxo as sent (also in block_timestamp)'),
-  col('group_id', 'INTEGER', 'X/C-chain Utxo'),
-  col('payload', 'VARCHAR', 'X/C-chain Utxo'),
-  col('credentials', 'JSON', 'X/C-chain Utxo: list of {signature, publicKey}'),
+  ...within<Utxo, Utxo['asset']>((u) => u.asset, [
+    varchar('asset_name', (a) => a?.name, 'asset.name'),
+    varchar('asset_symbol', (a) => a?.symbol, 'asset.symbol'),
+    integer('asset_denomination', (a) => a?.denomination, 'asset.denomination'),
+    varchar('asset_type', (a) => a?.type, 'asset.type'),
+    hugeint('asset_amount', (a) => a?.amount, 'asset.asset_amount'),
+  ]),
+  creatingTx,
+  integer('output_index', (u) => u.outputIndex),
+  ubigint('block_number', (u) => u.blockNumber),
+  bigint('block_timestamp', (u) => u.blockTimestamp ?? u.timestamp, 'epoch seconds (X/C-chain: timestamp)'),
+  varchar('created_on_chain_id', (u) => u.createdOnChainId),
+  varchar('consumed_on_chain_id', (u) => u.consumedOnChainId),
+  varchar('consuming_tx_hash', (u) => u.consumingTxHash, 'NULL while unspent'),
+  ubigint('consuming_block_number', (u) => u.consumingBlockNumber),
+  bigint('consuming_block_timestamp', (u) => u.consumingBlockTimestamp ?? u.consumingTxTimestamp, 'X/C-chain: consumingTxTimestamp'),
+  varchar('utxo_bytes', (u) => u.utxoBytes),
+  bigint('platform_locktime', (u) => u.platformLocktime),
+  bigint('stakeable_locktime', (u) => u.stakeableLocktime),
+  boolean('staked', (u) => u.staked),
+  integer('threshold', (u) => u.threshold),
+  varchar('reward_type', (u) => u.rewardType, 'as sent (VALIDATOR, DELEGATOR, VALIDATOR_FEE, ...)'),
+  varchar('utxo_type', (u) => u.utxoType, 'as sent (STAKE, TRANSFER, transfer, mint, ...)'),
+  bigint('utxo_start_timestamp', (u) => u.utxoStartTimestamp),
+  bigint('utxo_end_timestamp', (u) => u.utxoEndTimestamp),
+  varchar('creation_tx_hash', (u) => u.creationTxHash, 'X/C-chain Utxo as sent (also in tx_hash)'),
+  bigint('consuming_tx_timestamp', (u) => u.consumingTxTimestamp, 'X/C-chain Utxo as sent (also in consuming_block_timestamp)'),
+  bigint('locktime', (u) => u.locktime, 'X/C-chain Utxo: output time lock'),
+  bigint('timestamp', (u) => u.timestamp, 'X/C-chain Utxo as sent (also in block_timestamp)'),
+  integer('group_id', (u) => u.groupId, 'X/C-chain Utxo'),
+  varchar('payload', (u) => u.payload, 'X/C-chain Utxo'),
+  json('credentials', (u) => u.credentials, 'X/C-chain Utxo: list of {signature, publicKey}'),
 ];
 
-/**
- * A Utxo as a row; `txHashColumn` names the column of the creating transaction (the child table of
- * transactions calls it utxo_tx_hash). One object literal: this runs for every UTXO of every page.
- */
-export function utxoRow(u: Utxo, txHashColumn = 'tx_hash'): Row {
-  const row: Row = {
-    utxo_id: u.utxoId,
-    addresses: strs(u.addresses),
-    amount: huge(u.amount ?? u.asset?.amount),
-    asset_id: str(u.assetId ?? u.asset?.assetId),
-    asset_name: str(u.asset?.name),
-    asset_symbol: str(u.asset?.symbol),
-    asset_denomination: int(u.asset?.denomination),
-    asset_type: str(u.asset?.type),
-    asset_amount: huge(u.asset?.amount),
-    output_index: int(u.outputIndex),
-    block_number: u64(u.blockNumber),
-    block_timestamp: i64(u.blockTimestamp ?? u.timestamp),
-    created_on_chain_id: str(u.createdOnChainId),
-    consumed_on_chain_id: str(u.consumedOnChainId),
-    consuming_tx_hash: str(u.consumingTxHash),
-    consuming_block_number: u64(u.consumingBlockNumber),
-    consuming_block_timestamp: i64(u.consumingBlockTimestamp ?? u.consumingTxTimestamp),
-    utxo_bytes: str(u.utxoBytes),
-    platform_locktime: i64(u.platformLocktime),
-    stakeable_locktime: i64(u.stakeableLocktime),
-    staked: bool(u.staked),
-    threshold: int(u.threshold),
-    reward_type: str(u.rewardType),
-    utxo_type: str(u.utxoType),
-    utxo_start_timestamp: i64(u.utxoStartTimestamp),
-    utxo_end_timestamp: i64(u.utxoEndTimestamp),
-    creation_tx_hash: str(u.creationTxHash),
-    consuming_tx_timestamp: i64(u.consumingTxTimestamp),
-    locktime: i64(u.locktime),
-    timestamp: i64(u.timestamp),
-    group_id: int(u.groupId),
-    payload: str(u.payload),
-    credentials: json(u.credentials),
-  };
-  row[txHashColumn] = str(u.txHash ?? u.creationTxHash);
-  return row;
-}
+/** The creating-transaction column of a transaction's own UTXO lists. */
+export const utxoTxHash = renamed(txHash, 'utxo_tx_hash', 'Utxo.txHash: the transaction that created the UTXO');

@@ -1,6 +1,8 @@
 import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
 import type { PartitionSpec } from '../../sync/types.ts';
+import type { Network } from '../../api/endpoints/index.ts';
+import { varchar, type Column } from '../columns.ts';
 import { chunks, partitionId, setTag } from '../partitionIds.ts';
 import type { Discovered } from '../streamDef.ts';
 
@@ -30,3 +32,9 @@ export function rewardPartitions(stream: StreamName, config: ResolvedConfig, dis
     return [...chunks(n.addresses, ADDRESSES_PER_PARTITION).map((set) => make('addresses', set)), ...chunks(n.nodeIds, NODE_IDS_PER_PARTITION).map((set) => make('nodeIds', set))];
   });
 }
+
+/** The request of a reward partition: its network and its address or node-id set. */
+export const rewardRequest = (p: PartitionSpec) => ({ network: p.params.network as Network, addresses: p.params.addresses as string[] | undefined, nodeIds: p.params.nodeIds as string[] | undefined });
+
+/** The network of a partition: the first column of every per-network table. */
+export const networkColumn = <S>(): Column<S> => varchar('network', (_s, x) => String(x.partition.params.network));

@@ -1,12 +1,42 @@
-import { Decimal, RecordBatch, Struct, Table, makeData, makeVector, type Bool, type Data, type Int32, type Int64, type List, Utf8, type Vector } from 'apache-arrow';
-import { arrowSchema, arrowType } from './arrowSchema.ts';
-import type { CellValue, ColumnType, Row, TableDef } from './tableDef.ts';
+import { Bool, Decimal, Field, Float64, Int32, Int64, List, RecordBatch, Schema, Struct, Table, Uint64, Utf8, makeData, makeVector, type Data, type DataType, type Vector } from 'apache-arrow';
+import type { CellValue, ColumnType, Row, TableDef } from '../activities/warehouse/tableDef.ts';
 
 /**
- * Plain rows (normalizer output) to an Arrow table with the table's schema, and back to columns of
- * JS values for the DuckDB appender. Rows with the same primary key collapse to the last one: a page
- * can repeat an item and DuckDB's upsert refuses to touch one key twice in a statement.
+ * The write path before the column readers (kept here only to measure it, bench/writePath.ts): plain
+ * rows to an Arrow table with the table's schema, and back to columns of JS values for the DuckDB
+ * appender. @duckdb/node-api has no Arrow input, so Arrow was only a transit format between two
+ * walks of the same values; the product now hands its column vectors to the appender directly.
  */
+
+/** The Arrow type carrying each DuckDB column type (HUGEINT and DECIMAL(38,0) both as Decimal128(38, 0)). */
+function arrowType(type: ColumnType): DataType {
+  switch (type) {
+    case 'VARCHAR':
+    case 'JSON':
+      return new Utf8();
+    case 'BIGINT':
+      return new Int64();
+    case 'UBIGINT':
+      return new Uint64();
+    case 'INTEGER':
+      return new Int32();
+    case 'DOUBLE':
+      return new Float64();
+    case 'BOOLEAN':
+      return new Bool();
+    case 'HUGEINT':
+    case 'DECIMAL(38,0)':
+      return new Decimal(0, 38, 128);
+    case 'VARCHAR[]':
+      return new List(new Field('item', new Utf8(), true));
+  }
+}
+
+/** The Arrow schema of a warehouse table: one nullable field per column, in DDL order. */
+function arrowSchema(def: TableDef): Schema {
+  const pk = new Set(def.primaryKey);
+  return new Schema(def.columns.map((c) => new Field(c.name, arrowType(c.type), !pk.has(c.name))));
+}
 
 const TWO_128 = 1n << 128n;
 

@@ -256,7 +256,8 @@ export const pnTransactions: StreamDef<PrimaryNetworkTransaction> = {
       pageSize: s.pageSize,
       pageToken: s.pageToken ?? undefined,
     });
-    return { items: r.transactions, nextPageToken: r.nextPageToken ?? undefined };
+    // Short pages while more remain are the server's (UTXO volume), counted apart in the CU optimum.
+    return { items: r.transactions, nextPageToken: r.nextPageToken ?? undefined, cut: r.transactions.length < s.pageSize && !!r.nextPageToken };
   },
   normalize: (page, ctx) => {
     const addresses = ctx.partition.params.addresses as string[] | undefined;

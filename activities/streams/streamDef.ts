@@ -26,6 +26,8 @@ export interface StreamPage<T = unknown> {
    * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
    */
   marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number };
+  /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
+  cut?: boolean;
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */

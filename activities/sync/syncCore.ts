@@ -98,8 +98,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // The meter counts every attempt of this batch (retries and 429s too); flush() moves it into the run record.
     const meter = newMeter();
     const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id, meter }) };
-    const costOf = (items: number): RunCost => {
-      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null };
+    const costOf = (items: number, cut: { pages: number; items: number }): RunCost => {
+      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null, cutPages: cut.pages, cutItems: cut.items };
       Object.assign(meter, newMeter());
       return cost;
     };
@@ -129,7 +129,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // rowsToArrow keeps the last row of a key listed on two pages of the batch.
         stream.tables.map((table) => ({ table, rows: rowsToArrow(table, pending.byTable.get(table.name)!) })),
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items) },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
         finished,
       );
       walk = { pageToken: walk.pageToken, cursor };
@@ -175,6 +175,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       }
       pending.pages += 1;
       pending.items += page.items.length;
+      if (page.cut === true) {
+        pending.cut.pages += 1;
+        pending.cut.items += page.items.length;
+      }
       const keys = stream.orderKey ? page.items.map((i) => stream.orderKey!(i as never)).filter((k): k is number => k !== null && Number.isFinite(k)) : [];
       const ids = stream.identity ? page.items.map((i) => stream.identity!(i as never)) : [];
       if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
@@ -209,9 +213,11 @@ interface PendingPages {
   rows: number;
   /** API items the pages held (rows can be more: one item fills several tables). */
   items: number;
+  /** Pages the server cut short (StreamPage.cut) and their items. */
+  cut: { pages: number; items: number };
   byTable: Map<string, Row[]>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
+  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: new Map(tables.map((t) => [t.name, [] as Row[]])) };
 }

@@ -6,6 +6,7 @@ import { partitionId } from './partitionIds.ts';
 import type { StreamDef } from './streamDef.ts';
 import { nativeTransactionColumns, nativeTransactionRow } from './tables/evmTransactions.ts';
 import { bool, int, str, u64 } from './values.ts';
+import { detailsUnchanged, fetchDetailPage } from './transactionDetailWalk.ts';
 
 const key = (...extra: ColumnDef[]): ColumnDef[] => [col('chain_id', 'VARCHAR'), col('tx_hash', 'VARCHAR'), ...extra];
 const childExport = { partitionBy: ['chain_id'] };
@@ -106,7 +107,7 @@ export const evmTeleporterMessagesTable: TableDef = {
 
 type Item = { txHash: string; detail: TransactionDetail };
 
-/** One get per configured hash; the page token is the index of the next hash. Details never change: upsert. */
+/** One get per configured hash; the page token is the index of the next hash. Details never change: a sync reads new hashes only. */
 export const evmTransactionDetails: StreamDef<Item> = {
   name: 'evm.transaction_details',
   endpoint: 'GET /v1/chains/{chainId}/transactions/{txHash}',
@@ -117,12 +118,9 @@ export const evmTransactionDetails: StreamDef<Item> = {
     config.evmChains
       .filter((c) => c.transactions.length > 0)
       .map((c) => ({ stream: 'evm.transaction_details' as const, id: partitionId('evm.transaction_details', c.chainId), chain: c.chainId, params: { chainId: c.chainId, txHashes: c.transactions } })),
-  async fetchPage(client, p, s) {
-    const hashes = p.params.txHashes as string[];
-    const index = Number(s.pageToken ?? 0);
-    const detail = await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash: hashes[index] });
-    return { items: [{ txHash: hashes[index], detail }], nextPageToken: index + 1 < hashes.length ? String(index + 1) : undefined };
-  },
+  // Details of mined transactions are final: a sync asks only for hashes no complete walk stored (transactionDetailWalk.ts).
+  fetchPage: fetchDetailPage,
+  unchanged: detailsUnchanged,
   normalize: (page, ctx) => {
     const out: Record<string, Row[]> = {
       evm_transaction_details: [],

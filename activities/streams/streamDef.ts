@@ -25,7 +25,7 @@ export interface StreamPage<T = unknown> {
    * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
    * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
    */
-  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number };
+  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number; finals?: string[] };
   /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
   cut?: boolean;
 }
@@ -88,4 +88,9 @@ export interface StreamDef<T = unknown> {
    * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
    */
   identity?(item: T): string;
+  /**
+   * A sync's new walk of this partition: true when its cursor alone shows that nothing can have
+   * changed (every configured key read already and final), so the walk completes without a request.
+   */
+  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
 }

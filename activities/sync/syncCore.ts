@@ -104,6 +104,15 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       return cost;
     };
     let walk: Walk = start.walk;
+    // Nothing of this partition can have changed (the stream knows from its cursor): the walk is
+    // complete without a request, recorded as a run of no pages so the run's cost shows it.
+    if (input.mode === 'sync' && walk.pageToken === null && stream.unchanged?.(partition, walk.cursor) === true) {
+      const settled = advanceWalk(mode, walk, [], undefined).walk;
+      const checkpoint = { partitionId: partition.id, stream: partition.stream, pageToken: null, cursor: { ...settled.cursor }, rows: previous?.rows ?? 0, pages: previous?.pages ?? 0, complete: true };
+      await warehouse.commitBatch([], checkpoint, { runId: input.runId, mode: input.mode, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, pages: 0, rows: 0, done: true, cost: costOf(0, { pages: 0, items: 0 }) });
+      log.debug('nothing can have changed; walk complete without a request');
+      return { done: true, pages: 0, rows: 0, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+    }
     let totalRows = previous?.rows ?? 0;
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
@@ -205,6 +214,7 @@ function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks'
   if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
   if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
   if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
+  if (marks.finals !== undefined) out.reading = [...new Set([...(out.reading ?? []), ...marks.finals])];
   return out;
 }
 

@@ -17,6 +17,8 @@ import type { Warehouse } from '../warehouse/warehouse.ts';
 export interface CostTotals {
   /** Runs (or partition walks) counted. */
   walks: number;
+  /** Of those, the walks that sent a request (a sync completes some without one: StreamDef.unchanged). */
+  asked: number;
   pages: number;
   items: number;
   requests: number;
@@ -34,7 +36,7 @@ export interface StreamCost extends CostTotals {
   lastRun?: CostTotals & { runId: string; mode: string };
 }
 
-const empty = (): CostTotals => ({ walks: 0, pages: 0, items: 0, requests: 0, cu: 0, walkCu: 0, optimumCu: 0, rejected429: 0 });
+const empty = (): CostTotals => ({ walks: 0, asked: 0, pages: 0, items: 0, requests: 0, cu: 0, walkCu: 0, optimumCu: 0, rejected429: 0 });
 
 function add(into: CostTotals, r: Record<string, unknown>): void {
   const pages = Number(r.pages);
@@ -44,6 +46,7 @@ function add(into: CostTotals, r: Record<string, unknown>): void {
   const cutPages = Number(r.cut_pages ?? 0);
   const cutItems = Number(r.cut_items ?? 0);
   into.walks += 1;
+  if (Number(r.requests ?? 0) > 0 || pages > 0) into.asked += 1;
   into.pages += pages;
   into.items += items;
   into.requests += Number(r.requests ?? 0);

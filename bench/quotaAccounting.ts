@@ -146,7 +146,7 @@ export interface SyncShare {
   syncCu: number;
   /** Sync CU as a percentage of the backfill's. */
   share: number;
-  /** One request per partition the sync asked (pn.utxos: two, new UTXOs then spends), as a percentage of the backfill. */
+  /** One request per partition the sync asked, as a percentage of the backfill (pn.utxos takes its spends from the run's pn.transactions walk). */
   floorShare: number;
   asked: number;
   pointInTime: boolean;
@@ -158,7 +158,7 @@ export function syncShares(r: AccountingResult): SyncShare[] {
     .map((b) => {
       const s = r.sync.find((c) => c.stream === b.stream);
       const asked = s?.asked ?? 0;
-      const floor = asked * (b.stream === 'pn.utxos' ? 2 : 1) * (b.walks > 0 ? b.walkCu / Math.max(1, b.pages) : 0);
+      const floor = asked * (b.walks > 0 ? b.walkCu / Math.max(1, b.pages) : 0);
       return {
         stream: b.stream,
         backfillCu: b.cu,

@@ -23,7 +23,8 @@ export const pnUtxos: StreamDef<Utxo> = {
   mode: 'snapshot-merge',
   walks: endpoints.primaryNetwork.listUtxosV2,
   tables: [pnUtxosTable],
-  partitions: (config) => addressSetPartitions('pn.utxos', config),
+  // A run that also walks pn.transactions takes the spends from it (utxoWalk.ts).
+  partitions: (config, plan) => addressSetPartitions('pn.utxos', config).map((p) => (plan?.streams?.includes('pn.transactions') ? { ...p, params: { ...p.params, spendsFromTransactions: true } } : p)),
   // New UTXOs newest first until known, then spends from the address transaction list (utxoWalk.ts).
   fetchPage: fetchUtxoPage,
   normalize: (page, ctx) => ({

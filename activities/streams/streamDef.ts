@@ -52,6 +52,8 @@ export interface Discovered {
   validatorNodeIds?: Map<string, string[]>;
   /** Latest block per EVM chain id, read at planning time (block-range streams split their backfill by it). */
   chainHeads?: Map<string, number>;
+  /** The streams this run plans (a stream may lean on another walked in the same run: pn.utxos on pn.transactions). */
+  streams?: readonly StreamName[];
 }
 
 export interface StreamDef<T = unknown> {

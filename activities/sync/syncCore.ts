@@ -57,7 +57,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
     const selected = names.map((n) => STREAMS[n]).filter((s) => !input.discovered || s.takesDiscovered);
-    const plan: Discovered = {};
+    const plan: Discovered = { streams: names };
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);

@@ -56,7 +56,7 @@ describe('evm.transaction_details sync', () => {
     await drain(h.core, over(8), { runId: 's1', mode: 'sync' });
     expect(requests() - before).toBe(0);
     const s1 = (await streamCosts(h.warehouse, 's1')).find((c) => c.stream === 'evm.transaction_details')!;
-    expect({ walks: s1.walks, pages: s1.pages, cu: s1.cu }).toEqual({ walks: 1, pages: 0, cu: 0 });
+    expect({ walks: s1.walks, asked: s1.asked, pages: s1.pages, cu: s1.cu, optimumCu: s1.optimumCu }).toEqual({ walks: 1, asked: 0, pages: 0, cu: 0, optimumCu: 0 });
     expect((await h.core.readCheckpoint(base.id))!.complete).toBe(true);
     await exact(over(8));
 

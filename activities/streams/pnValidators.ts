@@ -72,7 +72,7 @@ export const pnValidators: StreamDef<Validator> = {
   walks: endpoints.primaryNetwork.listValidators,
   tables: [pnValidatorsTable, pnValidatorStatusHistoryTable],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),
-  // A sync reads what can still change: active, pending, the ones that became final, new finals (validatorWalk.ts).
+  // A sync reads what can still change: active, the ones open at the last walk, the new ones (validatorWalk.ts).
   fetchPage: fetchValidatorPage,
   normalize: (page, ctx) => {
     const network = String(ctx.partition.params.network);

@@ -13,14 +13,17 @@
  *
  *   npx tsx bench/quota.ts             (BENCH_QUOTA_SECONDS=120, BENCH_QUOTA_WINDOW_MS=60000;
  *                                       BENCH_QUOTA_PARTS=accounting,use to pick parts;
- *                                       BENCH_QUOTA_ADDRESSES=3 addresses per chain in the accounting world)
+ *                                       BENCH_QUOTA_WORLDS=small,long-history: the accounting worlds,
+ *                                       both printed, then their sync shares side by side (why two:
+ *                                       bench/quotaAccounting.ts); BENCH_QUOTA_ADDRESSES overrides the
+ *                                       addresses per chain of both)
  */
 import pLimit from 'p-limit';
 import { buildRuntime } from '../worker/runtime.ts';
 import { createLogger } from '../worker/logger.ts';
 import { WORLD_SIZES, type SimulatorStats } from '../tools/simulator/index.ts';
 import { benchConfig, envNumber, fmt, startBenchSimulator, tempDir } from './benchWorld.ts';
-import { printAccounting, runAccounting } from './quotaAccounting.ts';
+import { ACCOUNTING_WORLDS, printAccounting, printShareComparison, runAccounting, type AccountingResult } from './quotaAccounting.ts';
 
 export interface QuotaResult {
   windows: number;
@@ -111,7 +114,18 @@ export async function runQuota(seconds: number, windowMs: number, partitionConcu
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const parts = (process.env.BENCH_QUOTA_PARTS ?? 'accounting,use').split(',');
-  if (parts.includes('accounting')) printAccounting(await runAccounting(0.01, envNumber('BENCH_QUOTA_ADDRESSES', 3)));
+  if (parts.includes('accounting')) {
+    const names = (process.env.BENCH_QUOTA_WORLDS ?? 'small,long-history').split(',') as (keyof typeof ACCOUNTING_WORLDS)[];
+    const results: AccountingResult[] = [];
+    for (const name of names) {
+      const world = ACCOUNTING_WORLDS[name];
+      if (!world) throw new Error(`BENCH_QUOTA_WORLDS: unknown world "${name}" (worlds: ${Object.keys(ACCOUNTING_WORLDS).join(', ')})`);
+      const r = await runAccounting({ ...world, addressesPerChain: envNumber('BENCH_QUOTA_ADDRESSES', world.addressesPerChain) });
+      printAccounting(r);
+      results.push(r);
+    }
+    printShareComparison(results);
+  }
   if (parts.includes('use')) await printUse();
 }
 

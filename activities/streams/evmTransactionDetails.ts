@@ -23,11 +23,12 @@ import {
   within,
   type Column,
 } from './columns.ts';
-import { childrenOf, defineStream, getEach, rowsOf, type Child } from './streamDef.ts';
+import { childrenOf, defineStream, rowsOf, type Child } from './streamDef.ts';
+import { detailsUnchanged, fetchDetailPage, type DetailItem } from './transactionDetailWalk.ts';
 import { chainListPartitions } from './tables/blockRanges.ts';
 import { chainColumn, chainIdComment, nativeTransactionColumns } from './tables/evmTransactions.ts';
 
-type Item = { txHash: string; detail: TransactionDetail };
+type Item = DetailItem;
 type NetworkToken = NonNullable<TransactionDetail['networkTokenDetails']>['networkToken'];
 type Of<I> = Child<Item, I>;
 
@@ -131,11 +132,14 @@ export const evmTeleporterMessagesTable = detailChild<TeleporterMessageInfo>('ev
   varchar('destination_chain_id', (c) => c.item.destinationChainId),
 ]);
 
-/** One get per configured hash; the page token is the index of the next hash. Details never change: upsert. */
-export const evmTransactionDetails = defineStream({
+/** One get per configured hash; the page token is the index of the next hash. Details never change: a sync reads new hashes only. */
+export const evmTransactionDetails = defineStream<Item>({
   name: 'evm.transaction_details',
   mode: 'snapshot-merge',
-  ...getEach(endpoints.evm.getTransaction, 'txHashes', async (client, p, txHash) => ({ txHash, detail: await client.call(endpoints.evm.getTransaction, { chainId: String(p.params.chainId), txHash }) })),
+  walks: endpoints.evm.getTransaction,
+  // Details of mined transactions are final: a sync asks only for hashes no complete walk stored (transactionDetailWalk.ts).
+  fetchPage: fetchDetailPage,
+  unchanged: detailsUnchanged,
   sources: [
     rowsOf(evmTransactionDetailsTable),
     childrenOf(evmInternalTransactionsTable, { internal: (i) => i.detail.internalTransactions }),

@@ -22,5 +22,6 @@ export const pnUtxos = defineStream({
   // New UTXOs newest first until known, then spends from the address transaction list (utxoWalk.ts).
   fetchPage: fetchUtxoPage,
   sources: [rowsOf(pnUtxosTable)],
-  partitions: (config) => addressSetPartitions('pn.utxos', config),
+  // A run that also walks pn.transactions takes the spends from it (utxoWalk.ts).
+  partitions: (config, plan) => addressSetPartitions('pn.utxos', config).map((p) => (plan?.streams?.includes('pn.transactions') ? { ...p, params: { ...p.params, spendsFromTransactions: true } } : p)),
 });

@@ -67,7 +67,7 @@ export const pnValidators = defineStream({
   name: 'pn.validators',
   mode: 'snapshot-merge',
   walks: endpoints.primaryNetwork.listValidators,
-  // A sync reads what can still change: active, pending, the ones that became final, new finals (validatorWalk.ts).
+  // A sync reads what can still change: active, the ones open at the last walk, the new ones (validatorWalk.ts).
   fetchPage: fetchValidatorPage,
   sources: [rowsOf(pnValidatorsTable), rowsOf(pnValidatorStatusHistoryTable)],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),

@@ -27,7 +27,9 @@ export interface StreamPage<T = unknown> {
    * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
    * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
    */
-  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number };
+  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number; finals?: string[] };
+  /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
+  cut?: boolean;
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
@@ -52,6 +54,8 @@ export interface Discovered {
   validatorNodeIds?: Map<string, string[]>;
   /** Latest block per EVM chain id, read at planning time (block-range streams split their backfill by it). */
   chainHeads?: Map<string, number>;
+  /** The streams this run plans (a stream may lean on another walked in the same run: pn.utxos on pn.transactions). */
+  streams?: readonly StreamName[];
 }
 
 type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;
@@ -153,6 +157,11 @@ export interface StreamDecl<T> {
    * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
    */
   identity?(item: T): string;
+  /**
+   * A sync's new walk of this partition: true when its cursor alone shows that nothing can have
+   * changed (every configured key read already and final), so the walk completes without a request.
+   */
+  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
 }
 
 /** A fetched page as the generic driver sees it: what the walk needs, and the page's rows on demand. */
@@ -161,6 +170,8 @@ export interface DrivenPage {
   items: number;
   nextPageToken?: string;
   marks?: StreamPage['marks'];
+  /** The server cut this page short while more remain (StreamPage.cut). */
+  cut?: boolean;
   /** Walk-order keys of the items (see StreamDecl.orderKey), finite ones only. */
   orderKeys(): number[];
   /** Identities of the items in list order (see StreamDecl.identity). */
@@ -183,6 +194,8 @@ export interface StreamDriver {
   takesDiscovered?: boolean;
   optIn?: boolean;
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  /** See StreamDecl.unchanged. */
+  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
   /** Fetches one page of a walk. */
   fetch(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<DrivenPage>;
 }
@@ -230,12 +243,13 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     items: page.items.length,
     nextPageToken: page.nextPageToken,
     marks: page.marks,
+    ...(page.cut === true ? { cut: true } : {}),
     orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
     identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
     extract: (ctx, into) => extract(page, ctx, into),
     rows: (ctx) => normalize(page, ctx),
   });
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, fetchPage } = decl;
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, unchanged, fetchPage } = decl;
   return {
     name,
     mode,
@@ -245,6 +259,7 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     ...(needsChainHeads ? { needsChainHeads } : {}),
     ...(takesDiscovered ? { takesDiscovered } : {}),
     ...(optIn ? { optIn } : {}),
+    ...(unchanged ? { unchanged } : {}),
     partitions,
     fetchPage,
     normalize,
@@ -268,7 +283,10 @@ export function listWalk<P extends PageParams, R extends ListResponse<K>, K exte
       // The request without its page fields, plus them: P by construction (TypeScript cannot see through Omit).
       const params = { ...request(partition, state), pageSize: state.pageSize, pageToken: state.pageToken ?? undefined } as P;
       const response = await client.call(endpoint, params);
-      return { items: response[endpoint.listKey] as readonly ListItem<R, K>[], nextPageToken: response.nextPageToken ?? undefined, response };
+      const items = response[endpoint.listKey] as readonly ListItem<R, K>[];
+      const nextPageToken = response.nextPageToken ?? undefined;
+      // A short page while more remain is the server's cut (pn.transactions: UTXO volume), priced apart in the CU optimum.
+      return { items, nextPageToken, response, ...(items.length < state.pageSize && nextPageToken ? { cut: true } : {}) };
     },
   };
 }

@@ -15,6 +15,13 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  *    address set's transaction list from the last walk's latest event time (cursor.spendsFrom) on
  *    carries the consumed UTXOs whole: those of the set's addresses are upserted like list items.
  *    Step 2 runs only in a sync that has both marks; its pages carry `spends:` tokens.
+ *
+ * When the run also walks pn.transactions (planning sets params.spendsFromTransactions), step 2 is
+ * that stream's walk: the set's address partition reads the same new transactions, and storing them
+ * marks the UTXOs they consume spent in pn_utxos (sql/ops/propagateUtxoSpends.sql), whichever of the
+ * two walks commits first (step 1 lists a UTXO in its current state, spent or not). So such a sync
+ * reads step 1 only, and keeps spendsFrom where it was: a later run without pn.transactions reads
+ * the spends from there, never from a time the transactions walk may not have reached.
  */
 const SPENDS = 'spends:';
 
@@ -54,11 +61,12 @@ export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: F
     pageSize: s.pageSize,
     pageToken: s.pageToken ?? undefined,
   });
-  const eventsMax = r.utxos.length ? Math.max(...r.utxos.map(eventTime)) : undefined;
+  const viaTransactions = p.params.spendsFromTransactions === true && c.known !== undefined;
+  const eventsMax = r.utxos.length && !viaTransactions ? Math.max(...r.utxos.map(eventTime)) : undefined;
   const marks = { newest: r.utxos[0]?.utxoId, eventsMax };
   const reachedKnown = c.known !== undefined && r.utxos.some((u) => u.utxoId === c.known);
   if (!reachedKnown && r.nextPageToken) return { items: r.utxos, nextPageToken: r.nextPageToken, marks };
   // Step 1 is done: a sync with a lower bound goes on to the spends, anything else ends here.
-  const spends = c.known !== undefined && c.spendsFrom !== undefined;
+  const spends = !viaTransactions && c.known !== undefined && c.spendsFrom !== undefined;
   return { items: r.utxos, nextPageToken: spends ? SPENDS : undefined, marks };
 }

@@ -8,29 +8,33 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  * How pn.validators walks a network so that a sync reads what can have changed, and stays exact.
  * completed and removed are final: such a validation never changes again. So a sync reads
  *
- * 1. every `active` and every `pending` validation (their fields change from run to run);
- * 2. the validations that were active or pending at the last walk and are neither now: they became
- *    final since; the cursor carries them (`watch`: node id and tx hash) and they are read by node id;
- * 3. `completed` and `removed` newest first (blockIndex desc) until the newest of each at the last
- *    walk (`tops`): a validation that began after it and is already final sits above it; one that
- *    began before it and ended since was active or pending then, so step 2 reads it.
+ * 1. every `active` validation (their fields change from run to run);
+ * 2. the validations that were active or pending at the last walk and are not active now: they
+ *    became final, or are still pending; the cursor carries them (`watch`: node id and tx hash) and
+ *    they are read by node id;
+ * 3. the whole list (every status) newest first (blockIndex desc) until the newest validation of
+ *    the last walk (`tops.newest`): every validation that began since sits above it, whatever its
+ *    status now (pending, active, or already completed or removed); one that began before it and
+ *    changed since was open then, so step 2 (or 1) reads it.
  *
  * A backfill (or a walk without marks) reads the whole list once and sets the marks; so does a sync
  * when the list (as long as the last whole walk found it) takes fewer pages than the steps would.
- * Page tokens carry the step (`step:<name>:<token>`).
+ * Page tokens carry the step (`step:<name>:<token>`). Cursors of the earlier five-step walk (tops per
+ * final status, no `newest`) take one whole walk to gain the mark.
  */
-type Step = 'active' | 'pending' | 'lookup' | 'completed' | 'removed';
-const ORDER: Step[] = ['active', 'pending', 'lookup', 'completed', 'removed'];
+type Step = 'active' | 'lookup' | 'newest';
+const ORDER: Step[] = ['active', 'lookup', 'newest'];
 const NODE_IDS_PER_LOOKUP = 16;
 
 const watchKey = (v: Validator) => `${v.nodeId}|${v.txHash ?? ''}`;
 
-/** Marks of a page: the first completed and removed validation (newest first), and the ones still open. */
-function marksOf(items: readonly Validator[]): NonNullable<StreamPage['marks']> {
-  const firsts: Record<string, string> = {};
-  for (const v of items) if ((v.validationStatus === 'completed' || v.validationStatus === 'removed') && firsts[v.validationStatus] === undefined) firsts[v.validationStatus] = v.txHash ?? '';
+/**
+ * Marks of a page: the validations still open (`collect`); on a page of the whole list in its order
+ * (newest first), its first validation (`firsts.newest`: the walk's first page wins).
+ */
+function marksOf(items: readonly Validator[], wholeList: boolean): NonNullable<StreamPage['marks']> {
   const collect = items.filter((v) => v.validationStatus === 'active' || v.validationStatus === 'pending').map(watchKey);
-  return { firsts, collect };
+  return wholeList && items.length > 0 ? { firsts: { newest: items[0].txHash ?? '' }, collect } : { collect };
 }
 
 const token = (step: Step, api = '') => `step:${step}:${api}`;
@@ -42,10 +46,10 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
   // minUptimePerformance defaults to 90 in the service: 0 keeps validations below 90% uptime too.
   // The steps cost at least one request each beyond the open validations' pages: on a short list the whole list is cheaper.
   const stepsCost = Math.ceil((c.watch?.length ?? 0) / s.pageSize) + ORDER.length;
-  const incremental = c.watch !== undefined && c.tops !== undefined && (c.size === undefined || Math.ceil(c.size / s.pageSize) > stepsCost);
+  const incremental = c.watch !== undefined && c.tops?.newest !== undefined && (c.size === undefined || Math.ceil(c.size / s.pageSize) > stepsCost);
   if (!incremental && !s.pageToken?.startsWith('step:')) {
     const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: s.pageToken ?? undefined });
-    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: { ...marksOf(r.validators), listed: r.validators.length } };
+    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: { ...marksOf(r.validators, true), listed: r.validators.length } };
   }
   const [, stepName, ...rest] = (s.pageToken ?? token('active')).split(':');
   const step = stepName as Step;
@@ -55,7 +59,7 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
     return i + 1 < ORDER.length ? token(ORDER[i + 1]) : undefined;
   };
   if (step === 'lookup') {
-    // Open at the last walk, not seen open now: read them by node id (all statuses), keep those validations.
+    // Open at the last walk, not seen active now: read them by node id (all statuses), keep those validations.
     const open = new Set(c.collected ?? []);
     const gone = (c.watch ?? []).filter((k) => !open.has(k));
     const nodeIds = [...new Set(gone.map((k) => k.split('|')[0]))];
@@ -66,11 +70,16 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
     const wanted = new Set(gone);
     const items = r.validators.filter((v) => wanted.has(watchKey(v)));
     const after = r.nextPageToken ? token('lookup', `${chunk}/${r.nextPageToken}`) : (chunk + 1) * NODE_IDS_PER_LOOKUP < nodeIds.length ? token('lookup', `${chunk + 1}/`) : next('lookup');
-    return { items, nextPageToken: after, marks: marksOf(items) };
+    return { items, nextPageToken: after, marks: marksOf(items, false) };
+  }
+  if (step === 'newest') {
+    // Validations that began since the last walk, every status, down to that walk's newest.
+    const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
+    const reachedTop = r.validators.some((v) => (v.txHash ?? '') === c.tops?.newest);
+    const nextPage = r.nextPageToken && !reachedTop ? token('newest', r.nextPageToken) : undefined;
+    // Only the first page of this step is the top of the whole list.
+    return { items: r.validators, nextPageToken: nextPage, marks: marksOf(r.validators, apiToken === undefined) };
   }
   const r = await client.call(list, { network, minUptimePerformance: 0, validationStatus: step, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
-  const top = step === 'completed' || step === 'removed' ? c.tops?.[step] : undefined;
-  const reachedTop = top !== undefined && r.validators.some((v) => (v.txHash ?? '') === top);
-  const nextPage = r.nextPageToken && !reachedTop ? token(step, r.nextPageToken) : next(step);
-  return { items: r.validators, nextPageToken: nextPage, marks: marksOf(r.validators) };
+  return { items: r.validators, nextPageToken: r.nextPageToken ? token(step, r.nextPageToken) : next(step), marks: marksOf(r.validators, false) };
 }

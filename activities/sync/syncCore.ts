@@ -58,7 +58,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
     const selected = names.map(streamOf).filter((s) => !input.discovered || s.takesDiscovered);
-    const plan: Discovered = {};
+    const plan: Discovered = { streams: names };
     if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
@@ -98,12 +98,21 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // The meter counts every attempt of this batch (retries and 429s too); flush() moves it into the run record.
     const meter = newMeter();
     const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id, meter }) };
-    const costOf = (items: number): RunCost => {
-      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null };
+    const costOf = (items: number, cut: { pages: number; items: number }): RunCost => {
+      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null, cutPages: cut.pages, cutItems: cut.items };
       Object.assign(meter, newMeter());
       return cost;
     };
     let walk: Walk = start.walk;
+    // Nothing of this partition can have changed (the stream knows from its cursor): the walk is
+    // complete without a request, recorded as a run of no pages so the run's cost shows it.
+    if (input.mode === 'sync' && walk.pageToken === null && stream.unchanged?.(partition, walk.cursor) === true) {
+      const settled = advanceWalk(mode, walk, [], undefined).walk;
+      const checkpoint = { partitionId: partition.id, stream: partition.stream, pageToken: null, cursor: { ...settled.cursor }, rows: previous?.rows ?? 0, pages: previous?.pages ?? 0, complete: true };
+      await warehouse.commitBatch([], checkpoint, { runId: input.runId, mode: input.mode, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, pages: 0, rows: 0, done: true, cost: costOf(0, { pages: 0, items: 0 }) });
+      log.debug('nothing can have changed; walk complete without a request');
+      return { done: true, pages: 0, rows: 0, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+    }
     let totalRows = previous?.rows ?? 0;
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
@@ -129,7 +138,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
         [...pending.byTable.values()],
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items) },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
         finished,
       );
       walk = { pageToken: walk.pageToken, cursor };
@@ -168,6 +177,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       pending.rows += page.extract(ctx, pending.byTable);
       pending.pages += 1;
       pending.items += page.items;
+      if (page.cut === true) {
+        pending.cut.pages += 1;
+        pending.cut.items += page.items;
+      }
       if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
       const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
       walk = next.walk;
@@ -194,6 +207,7 @@ function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks'
   if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
   if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
   if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
+  if (marks.finals !== undefined) out.reading = [...new Set([...(out.reading ?? []), ...marks.finals])];
   return out;
 }
 
@@ -202,9 +216,11 @@ interface PendingPages {
   rows: number;
   /** API items the pages held (rows can be more: one item fills several tables). */
   items: number;
+  /** Pages the server cut short (StreamPage.cut) and their items. */
+  cut: { pages: number; items: number };
   byTable: Map<string, ColumnBatch>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, byTable: emptyBatches(tables) };
+  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables) };
 }

@@ -71,6 +71,13 @@ export interface WalkCursor {
   /** Items a whole-list walk read (`listed` while walking, `size` once complete): lets a stream pick the cheaper walk. */
   listed?: number;
   size?: number;
+  /**
+   * Get streams whose answers are final (evm.transaction_details: a mined transaction): the keys
+   * complete walks have stored (`final`), and those this walk read so far (`reading`, joined into
+   * `final` when it completes). A sync asks only for keys outside `final`; a backfill asks for all.
+   */
+  final?: string[];
+  reading?: string[];
 }
 
 export interface Walk {
@@ -103,7 +110,7 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
         const backfill = input.mode === 'backfill';
-        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops, size: prev.size };
+        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops, size: prev.size, final: prev.final };
         return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, ...carried }) } };
       }
   }
@@ -179,7 +186,8 @@ export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPage
         const tops = c.firsts !== undefined ? { ...c.tops, ...c.firsts } : c.tops;
         const watch = c.collected ?? c.watch;
         const size = c.listed ?? c.size;
-        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops, size }) } };
+        const final = c.reading !== undefined ? [...new Set([...(c.final ?? []), ...c.reading])] : c.final;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops, size, final }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest, page: (c.page ?? 0) + 1 }) } };
     }

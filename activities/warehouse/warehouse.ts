@@ -55,6 +55,13 @@ export interface RunCost {
   weight: number;
   /** The endpoint's largest page; null for a get endpoint. */
   pageLimit: number | null;
+  /**
+   * Pages the server ended before the requested size while more remained (primary-network
+   * transaction pages are cut by the UTXOs they carry), and the items they held: no request could
+   * have bought more items at those positions, so the optimum counts each as one request.
+   */
+  cutPages?: number;
+  cutItems?: number;
 }
 
 /**
@@ -316,7 +323,7 @@ export class Warehouse {
 
 function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
   const c = run.cost;
-  return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null];
+  return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
 }
 
 /** Records what planning spent (no rows, no checkpoint), serialized with commits. */

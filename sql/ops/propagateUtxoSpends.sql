@@ -17,3 +17,48 @@ WHERE c.direction = 'consumed'
   AND e.network = c.network
   AND e.utxo_id = c.utxo_id
   AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash);
+
+-- The same spends reach pn_utxos: a stored UTXO that a newly stored transaction consumes takes the
+-- transaction's copy of it (every field, its spend included), as pn.utxos's own spends walk would
+-- upsert it. So a run that walks pn.transactions of an address set needs no second walk of the same
+-- transactions for the set's UTXOs (activities/streams/utxoWalk.ts, params.spendsFromTransactions).
+UPDATE pn_utxos AS u
+SET addresses = c.addresses,
+    amount = c.amount,
+    asset_id = c.asset_id,
+    asset_name = c.asset_name,
+    asset_symbol = c.asset_symbol,
+    asset_denomination = c.asset_denomination,
+    asset_type = c.asset_type,
+    asset_amount = c.asset_amount,
+    tx_hash = c.utxo_tx_hash,
+    output_index = c.output_index,
+    block_number = c.block_number,
+    block_timestamp = c.block_timestamp,
+    created_on_chain_id = c.created_on_chain_id,
+    consumed_on_chain_id = c.consumed_on_chain_id,
+    consuming_tx_hash = c.consuming_tx_hash,
+    consuming_block_number = c.consuming_block_number,
+    consuming_block_timestamp = c.consuming_block_timestamp,
+    utxo_bytes = c.utxo_bytes,
+    platform_locktime = c.platform_locktime,
+    stakeable_locktime = c.stakeable_locktime,
+    staked = c.staked,
+    threshold = c.threshold,
+    reward_type = c.reward_type,
+    utxo_type = c.utxo_type,
+    utxo_start_timestamp = c.utxo_start_timestamp,
+    utxo_end_timestamp = c.utxo_end_timestamp,
+    creation_tx_hash = c.creation_tx_hash,
+    consuming_tx_timestamp = c.consuming_tx_timestamp,
+    locktime = c.locktime,
+    timestamp = c.timestamp,
+    group_id = c.group_id,
+    payload = c.payload,
+    credentials = c.credentials
+FROM {stage} AS c
+WHERE c.direction = 'consumed'
+  AND u.network = c.network
+  AND u.blockchain_id = c.blockchain_id
+  AND u.utxo_id = c.utxo_id
+  AND u.consuming_tx_hash IS DISTINCT FROM c.consuming_tx_hash;

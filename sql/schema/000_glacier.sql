@@ -60,3 +60,6 @@ ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS rejected_429 BIGINT DEFA
 ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS items BIGINT DEFAULT 0;
 ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS weight INTEGER;
 ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS page_limit INTEGER;
+-- Pages the server cut short while more remained, and their items (the optimum counts them as whole requests).
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS cut_pages BIGINT DEFAULT 0;
+ALTER TABLE _glacier_sync_runs ADD COLUMN IF NOT EXISTS cut_items BIGINT DEFAULT 0;

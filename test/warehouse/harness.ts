@@ -19,10 +19,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>> }): Promise<Harness> {
+export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>>; pageSize?: number | null }): Promise<Harness> {
   const sim = await startSimulator({ seed: 7, size: 'tiny', ...options.sim });
   const dir = mkdtempSync(join(tmpdir(), 'glacier-wh-'));
-  const raw = { dataDir: dir, ...(await options.config(sim)), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, pageSize: 25, tier: 'pro' } };
+  const raw = { dataDir: dir, ...(await options.config(sim)), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, tier: 'pro', ...(options.pageSize === null ? {} : { pageSize: options.pageSize ?? 25 }) } };
   const config = resolveConfig(validateConfig(raw), {});
   const logger = createLogger({ level: 'silent' });
   const client = createDataApiClient({

@@ -42,3 +42,30 @@ describe('CU accounting', () => {
     expect(costs.find((c) => c.stream === 'plan')).toBeUndefined();
   });
 });
+
+describe('CU accounting of pages the server cuts short', () => {
+  let full: Harness;
+  beforeAll(async () => {
+    // Largest pages (no page-size setting): primary-network transaction pages stop early at the server's UTXO volume.
+    full = await startHarness({ pageSize: null, sim: { seed: 11, size: 'small' }, config: () => ({ streams: ['pn.transactions'], networks: [{ network: 'mainnet', chains: ['p-chain'] }] }) });
+  });
+  afterAll(async () => {
+    await full?.close();
+  });
+
+  it('counts each cut page as one request of the optimum, and packs the other items into largest pages', async () => {
+    for (const p of await full.core.planPartitions({})) await drain(full.core, p, { runId: 'cut', mode: 'backfill' });
+    const runs = await full.warehouse.query("SELECT pages, items, cut_pages, cut_items FROM _glacier_sync_runs WHERE run_id = 'cut' AND stream = 'pn.transactions'");
+    const cutPages = runs.reduce((n, r) => n + Number(r.cut_pages), 0);
+    // The small world's chains hold transactions with many UTXOs: some pages must come back short with more to come.
+    expect(cutPages).toBeGreaterThan(0);
+    const expected = runs.reduce((n, r) => n + 100 * Math.max(1, Number(r.cut_pages) + Math.ceil((Number(r.items) - Number(r.cut_items)) / 100)), 0);
+    const [cost] = (await streamCosts(full.warehouse, 'cut')).filter((c) => c.stream === 'pn.transactions');
+    expect(cost.optimumCu).toBe(expected);
+    // Asked at the largest page, the walk is at its optimum: every page is full, cut by the server, or the last.
+    expect(cost.walkCu).toBe(cost.optimumCu);
+    // Priced by its items alone, the walk would look dearer than its optimum: the difference is the server's cuts, not the walk's.
+    const byItems = runs.reduce((n, r) => n + 100 * Math.max(1, Math.ceil(Number(r.items) / 100)), 0);
+    expect(byItems).toBeLessThan(cost.walkCu);
+  });
+});

@@ -11,9 +11,17 @@ export function registerVerifyCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (opts: { streams?: StreamName[]; json?: boolean }, command: Command) => {
       const config = await configFor(command);
-      const [{ withSession }, { runOnWorker }, { verifyWorkflow }] = await Promise.all([import('../session.ts'), import('../runOnWorker.ts'), import('../../workflows/maintenance.ts')]);
+      const [{ withSession }, { runOnWorker }, { verifyWorkflow }, { shardedVerifyWorkflow }] = await Promise.all([
+        import('../session.ts'),
+        import('../runOnWorker.ts'),
+        import('../../workflows/maintenance.ts'),
+        import('../../workflows/shards.ts'),
+      ]);
       await withSession(config, async (session) => {
-        const findings = await runOnWorker(session, verifyWorkflow, 'glacier-verify', [{ streams: opts.streams }]);
+        // Sharded: each shard checks what it holds; the workflow adds the checks only the union can make.
+        const findings = config.shards.length
+          ? await runOnWorker(session, shardedVerifyWorkflow, 'glacier-verify', [{ shards: config.shards, streams: opts.streams }])
+          : await runOnWorker(session, verifyWorkflow, 'glacier-verify', [{ streams: opts.streams }]);
         const problems = findings.filter((f) => !f.ok);
         if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
         else {

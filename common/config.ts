@@ -151,6 +151,8 @@ export interface RuntimeEnv {
   GLACIER_DATA_DIR?: string;
   GLACIER_METRICS_PORT?: string;
   GLACIER_LAKE_DIR?: string;
+  /** Shard names, comma-separated (same as `shards` in the file). */
+  GLACIER_SHARDS?: string;
   /** The shard this worker process is (same as `worker --shard`). */
   GLACIER_SHARD?: string;
   TEMPORAL_ADDRESS?: string;

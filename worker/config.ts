@@ -74,6 +74,7 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
   if (env.GLACIER_LAKE_DIR) merged.lakeDir = env.GLACIER_LAKE_DIR;
+  if (env.GLACIER_SHARDS) merged.shards = env.GLACIER_SHARDS.split(',').map((s) => s.trim()).filter(Boolean);
   if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);

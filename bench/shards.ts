@@ -4,7 +4,7 @@
  * all on one Temporal dev server, against one simulator in a child process. Prints items/s, CPU per
  * page of the shard workers, the CPU of the simulator and the Temporal server, and the 2/1 ratio.
  *
- *   npm run bench:shards    (builds first; knobs BENCH_BLOCKS, BENCH_PN_TXS, BENCH_PARTITIONS, BENCH_SHARDS=1,2, BENCH_WARMUP=0)
+ *   npm run bench:shards    (builds first; knobs BENCH_BLOCKS, BENCH_PN_TXS, BENCH_PARTITIONS, BENCH_SHARDS=1,2, BENCH_ROUNDS, BENCH_WARMUP=0)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -63,6 +63,8 @@ export interface ShardRun {
   simulatorCpu: number;
   temporalCpu: number;
   perShard: Record<string, number>;
+  /** CPU seconds each shard worker used during the run. */
+  cpuPerShard: Record<string, number>;
   /** Items per placement group (a group never splits, so the largest bounds what more shards can gain). */
   perGroup: Record<string, number>;
 }
@@ -99,7 +101,8 @@ async function runShards(sim: BenchSimulator, count: number, partitions: number)
       args: [{ mode: 'backfill', streams: config.streams, partitionConcurrency: partitions, maxPagesPerBatch: envNumber('BENCH_PAGES_PER_BATCH', 20), exportParquet: false, shards }],
     });
     const seconds = (performance.now() - started) / 1000;
-    const workerCpu = workers.reduce((sum, w, i) => sum + cpuSeconds(w.pid!) - cpu0[i], 0);
+    const cpuPerShard = Object.fromEntries(shards.map((s, i) => [s, cpuSeconds(workers[i].pid!) - cpu0[i]]));
+    const workerCpu = Object.values(cpuPerShard).reduce((sum, c) => sum + c, 0);
     const summary = summarize(result);
     if (summary.failed) throw new Error(`${summary.failed} partitions failed: ${result.partitions.find((p) => p.state === 'failed')?.error}`);
     const perShard = Object.fromEntries(shards.map((s) => [s, result.partitions.filter((p) => p.shard === s).reduce((n, p) => n + p.rows, 0)]));
@@ -107,6 +110,7 @@ async function runShards(sim: BenchSimulator, count: number, partitions: number)
     for (const p of result.partitions) perGroup[placementGroup(p.partitionId, p.stream)] = (perGroup[placementGroup(p.partitionId, p.stream)] ?? 0) + p.rows;
     return {
       perGroup,
+      cpuPerShard,
       shards: count,
       items: summary.rows,
       pages: summary.pages,
@@ -127,12 +131,12 @@ async function runShards(sim: BenchSimulator, count: number, partitions: number)
 
 export function shardTable(runs: ShardRun[]): string {
   const lines = [
-    '| shards | items | wall s | items/s | shard workers CPU s | CPU ms per page | simulator CPU s | Temporal CPU s | items per shard |',
-    '|--------|-------|--------|---------|---------------------|-----------------|-----------------|----------------|-----------------|',
+    '| shards | items | wall s | items/s | shard workers CPU s | CPU ms per page | simulator CPU s | Temporal CPU s | items (CPU s) per shard |',
+    '|--------|-------|--------|---------|---------------------|-----------------|-----------------|----------------|-------------------------|',
   ];
   for (const r of runs) {
     lines.push(
-      `| ${r.shards} | ${fmt(r.items)} | ${fmt(r.seconds, 1)} | ${fmt(r.items / r.seconds)} | ${fmt(r.workerCpu, 1)} | ${fmt((r.workerCpu * 1000) / r.pages, 1)} | ${fmt(r.simulatorCpu, 1)} | ${fmt(r.temporalCpu, 1)} | ${Object.entries(r.perShard).map(([s, n]) => `${s} ${fmt(n)}`).join(', ')} |`,
+      `| ${r.shards} | ${fmt(r.items)} | ${fmt(r.seconds, 1)} | ${fmt(r.items / r.seconds)} | ${fmt(r.workerCpu, 1)} | ${fmt((r.workerCpu * 1000) / r.pages, 1)} | ${fmt(r.simulatorCpu, 1)} | ${fmt(r.temporalCpu, 1)} | ${Object.entries(r.perShard).map(([s, n]) => `${s} ${fmt(n)} (${fmt(r.cpuPerShard[s], 1)})`).join(', ')} |`,
     );
   }
   return lines.join('\n');
@@ -146,7 +150,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     // A warm-up walk (BENCH_WARMUP=0 skips it), so the first measured run does not pay for the simulator's lazily built world.
     if (process.env.BENCH_WARMUP !== '0') await runShards(sim, 1, partitions);
-    for (const n of counts) runs.push(await runShards(sim, n, partitions));
+    // Rounds interleave the shard counts (1, 2, 1, 2, …): on a shared machine, compare within a round and take medians.
+    for (let round = 0; round < envNumber('BENCH_ROUNDS', 1); round++) for (const n of counts) runs.push(await runShards(sim, n, partitions));
   } finally {
     await sim.close();
   }
@@ -154,11 +159,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const groups = Object.entries(runs[0]?.perGroup ?? {}).sort(([, a], [, b]) => b - a);
   const total = groups.reduce((n, [, v]) => n + v, 0);
   process.stdout.write(`placement groups (items): ${groups.map(([g, n]) => `${g} ${fmt(n)} (${fmt((100 * n) / total)}%)`).join(', ')}\n`);
-  const one = runs.find((r) => r.shards === 1);
-  const two = runs.find((r) => r.shards === 2);
-  if (one && two) {
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+  const of = (n: number) => runs.filter((r) => r.shards === n);
+  for (const n of counts) {
+    const rs = of(n);
+    process.stdout.write(`${n} shard(s), median of ${rs.length}: ${fmt(median(rs.map((r) => r.items / r.seconds)))} items/s, ${fmt(median(rs.map((r) => (r.workerCpu * 1000) / r.pages)), 1)} shard CPU ms per page\n`);
+  }
+  if (of(1).length && of(2).length) {
+    const ratios = of(2).map((r, i) => (of(1)[i] ? r.items / r.seconds / (of(1)[i].items / of(1)[i].seconds) : Number.NaN)).filter(Number.isFinite);
     process.stdout.write(
-      `2 shards / 1 shard: items/s ${fmt(two.items / two.seconds / (one.items / one.seconds), 2)}, shard CPU per page ${fmt(two.workerCpu / two.pages / (one.workerCpu / one.pages), 2)}\n`,
+      `2 shards / 1 shard: items/s ${fmt(median(of(2).map((r) => r.items / r.seconds)) / median(of(1).map((r) => r.items / r.seconds)), 2)} (medians; per round ${ratios.map((x) => fmt(x, 2)).join(', ')}), shard CPU per page ${fmt(median(of(2).map((r) => r.workerCpu / r.pages)) / median(of(1).map((r) => r.workerCpu / r.pages)), 2)}\n`,
     );
   }
 }

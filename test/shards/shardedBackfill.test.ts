@@ -26,7 +26,8 @@ import { WorkerProcess } from '../reliability/workerProcess.ts';
  * dev server share one backfill of a small simulated world; one of them is SIGKILLed while it holds
  * running partitions and started again. The shards' union must equal ground truth (nothing lost,
  * nothing stored twice), each placement group must live on one shard, the lake must hold the same
- * rows under per-shard file names, and `verify` over all shards must pass.
+ * rows under per-shard file names, and `verify` over all shards must pass. Then a sync starts while
+ * another shard is down: the others' partitions finish, its own wait for it and run on it.
  */
 const SHARDS = ['a', 'b', 'c'];
 
@@ -67,7 +68,7 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('spreads the partitions over the shards, keeps the others going while one is down, and the union equals ground truth', async () => {
+  it('spreads the partitions over the shards, keeps the others going while one is down (mid-run or at the start), and the union equals ground truth', async () => {
     const workflowId = `shards-backfill-${config.temporal.taskQueue}`;
     const handle = await client.workflow.start(pipelineWorkflow, {
       taskQueue: config.temporal.taskQueue,
@@ -140,6 +141,36 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
     const sql = await runCli(['--config', configPath, 'sql', '--json', 'SELECT count(*) AS n FROM evm_transactions'], { env, timeoutMs: 60_000 });
     expect(sql.code, sql.stderr).toBe(0);
 
+    // A shard that is down when a run starts: the groups the others hold go on at once; its own
+    // cannot be told from new ones, so they wait (no shard yet) until it answers, then run on it.
+    const down = SHARDS.find((s) => s !== victim)!;
+    const downIds = result.partitions.filter((p) => p.shard === down).map((p) => p.partitionId);
+    await workers.get(down)!.kill();
+    const syncHandle = await client.workflow.start(pipelineWorkflow, {
+      taskQueue: config.temporal.taskQueue,
+      workflowId: `shards-sync-${config.temporal.taskQueue}`,
+      args: [{ mode: 'sync', streams: config.streams, partitionConcurrency: 2, maxPagesPerBatch: 2, exportParquet: true, shards: SHARDS }],
+    });
+    let whileDown: PipelineStatus | undefined;
+    for (let i = 0; i < 400; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const s = await syncHandle.query(pipelineStatusQuery).catch(() => undefined);
+      const others = s?.partitions.filter((p) => !downIds.includes(p.partitionId)) ?? [];
+      if (s && s.shards?.find((v) => v.shard === down)?.state === 'no answer' && others.length > 0 && others.every((p) => p.state === 'done')) {
+        whileDown = s;
+        break;
+      }
+    }
+    expect(whileDown, `the other shards' partitions never finished while ${down} was down`).toBeDefined();
+    const waiting = whileDown!.partitions.filter((p) => downIds.includes(p.partitionId));
+    expect(waiting.length).toBe(downIds.length);
+    for (const p of waiting) expect([p.state, p.shard]).toEqual(['pending', undefined]);
+    workers.get(down)!.start();
+    const synced = await syncHandle.result();
+    expect(synced.partitions.filter((p) => p.state !== 'done')).toEqual([]);
+    for (const id of downIds) expect(synced.partitions.find((p) => p.partitionId === id)?.shard).toBe(down);
+    console.log(`sync with shard ${down} down at the start: ${synced.partitions.length - downIds.length} partitions of other shards finished first, its ${downIds.length} after it returned`);
+
     await Promise.all([...workers.values()].map((w) => w.stop()));
 
     // The union of the shards' files against ground truth, table by table.
@@ -152,7 +183,7 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
       const core = createSyncCore({ client: truthClient(sim), warehouse: planner, config, logger: createLogger({ level: 'silent' }) });
       const partitions = await core.planPartitions({});
       expect(partitions.length).toBe(result.partitions.length);
-      tables = await compareWithTruth(sim, union, partitions, { snapshotAt: result.snapshotAt });
+      tables = await compareWithTruth(sim, union, partitions, { snapshotAt: synced.snapshotAt });
       const counts = await union.counts();
       // The lake: one glob per table reads exactly the union, from per-shard file names only.
       const lake = lakeDirOf(config);

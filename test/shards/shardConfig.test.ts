@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.ts';
 import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
 import { lakeDirOf, ownWarehousePath } from '../../worker/paths.ts';
 
@@ -24,5 +28,27 @@ describe('shard configuration', () => {
     expect(() => validateConfig({ shards: ['a', 'a'] }, 'f.yaml')).toThrow(/shard names must be unique/);
     expect(() => resolveConfig(validateConfig({ shards: ['a'] }), { GLACIER_SHARD: 'z' })).toThrow(new ConfigError('shard "z" is not one of the config\'s shards (a)'));
     expect(() => resolveConfig(validateConfig({}), { GLACIER_SHARD: 'z' })).toThrow(/the config names no shards/);
+  });
+
+  it('the CLI says in one line what a sharded config needs: a shard name for a worker, a shared cluster for every command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'glacier-shard-cli-'));
+    try {
+      const file = join(dir, 'c.yaml');
+      writeFileSync(file, `dataDir: ${dir}\nshards: [a, b]\n`);
+      const env = { TEMPORAL_ADDRESS: '', GLACIER_SHARD: '', GLACIER_SHARDS: '' };
+      const worker = await runCli(['--config', file, 'worker'], { env });
+      expect(worker.code).toBe(1);
+      expect(worker.stderr.trim()).toBe('glacier-etl: this config names shards (a, b): start the worker with --shard <name> (or GLACIER_SHARD)');
+      const noCluster = await runCli(['--config', file, 'worker', '--shard', 'a'], { env });
+      expect(noCluster.stderr.trim()).toBe('glacier-etl: shard a: shards share one Temporal cluster: set TEMPORAL_ADDRESS');
+      const unknown = await runCli(['--config', file, 'worker', '--shard', 'z'], { env });
+      expect(unknown.stderr.trim()).toBe('glacier-etl: shard "z" is not one of the config\'s shards (a, b)');
+      const status = await runCli(['--config', file, 'status'], { env });
+      expect(status.code).toBe(1);
+      expect(status.stderr.trim()).toMatch(/^glacier-etl: the config names shards \(a, b\): set TEMPORAL_ADDRESS/);
+      expect(status.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

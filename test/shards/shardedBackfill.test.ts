@@ -140,6 +140,8 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
     expect(listed.length).toBe(result.partitions.length);
     const sql = await runCli(['--config', configPath, 'sql', '--json', 'SELECT count(*) AS n FROM evm_transactions'], { env, timeoutMs: 60_000 });
     expect(sql.code, sql.stderr).toBe(0);
+    const report = await runCli(['--config', configPath, 'report', '--shard', 'a', '--out', join(dir, 'report-a.html')], { env, timeoutMs: 120_000 });
+    expect(report.code, report.stderr).toBe(0);
 
     // A shard that is down when a run starts: the groups the others hold go on at once; its own
     // cannot be told from new ones, so they wait (no shard yet) until it answers, then run on it.

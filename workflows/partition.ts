@@ -18,8 +18,6 @@ export interface PartitionWorkflowInput {
   runId: string;
   snapshotAt: number;
   maxPagesPerBatch: number;
-  /** Sharded layout: the task queue of the shard that holds this partition (its batches run there). */
-  taskQueue?: string;
   /** Carried across continue-as-new so progress stays cumulative for this run. */
   carried?: { rows: number; pages: number; quotaPauses: number };
 }
@@ -30,12 +28,11 @@ export interface PartitionWorkflowResult extends PartitionProgress {
 
 export const partitionProgressQuery = defineQuery<PartitionWorkflowResult>('progress');
 
-const batchOptions = {
+const { syncBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-} as const;
-const { syncBatch: syncBatchHere } = proxyActivities<Activities>(batchOptions);
+});
 
 function quotaResetAt(error: unknown): number | undefined {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
@@ -60,8 +57,6 @@ export async function partitionWorkflow(input: PartitionWorkflowInput): Promise<
     done: false,
   };
   setHandler(partitionProgressQuery, () => progress);
-  // A shard's batches wait in its queue while it is down, and resume from its checkpoint when it returns.
-  const syncBatch = input.taskQueue ? proxyActivities<Activities>({ ...batchOptions, taskQueue: input.taskQueue }).syncBatch : syncBatchHere;
 
   for (;;) {
     try {

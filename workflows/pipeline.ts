@@ -105,10 +105,13 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
   const runPartition = async (spec: PartitionSpec, entry: PipelinePartitionStatus) => {
     entry.state = 'running';
     try {
+      // Sharded: the partition workflow runs on its shard's queue, so its batches (activities on the
+      // workflow's own queue) run where its checkpoint is, and wait there while that shard is down.
       const taskQueue = router && entry.shard ? router.shardQueue(entry.shard) : undefined;
       const child = await startChild(partitionWorkflow, {
         workflowId: entry.workflowId,
-        args: [{ partition: spec, mode: input.mode, runId, snapshotAt: status.snapshotAt, maxPagesPerBatch: input.maxPagesPerBatch, ...(taskQueue ? { taskQueue } : {}) }],
+        ...(taskQueue ? { taskQueue } : {}),
+        args: [{ partition: spec, mode: input.mode, runId, snapshotAt: status.snapshotAt, maxPagesPerBatch: input.maxPagesPerBatch }],
         // A closed partition workflow may run again; a running one is never started twice.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,

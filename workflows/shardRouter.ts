@@ -84,6 +84,7 @@ export class ShardRouter {
         const holdings = await this.activitiesOn(view.shard, { startTimeout: ASK_TIMEOUT }).shardHoldings();
         this.answers.set(view.shard, holdings);
         view.state = 'up';
+        view.error = undefined;
         view.groups = holdings.groups.length;
         return holdings;
       } catch (error) {

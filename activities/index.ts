@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
-import type { StreamName } from '../common/streamNames.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyPort } from './ports.ts';
+import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
@@ -15,6 +15,8 @@ export interface ActivityDeps {
   status?: StatusPort;
   verifier?: VerifyPort;
   report?: ReportPort;
+  /** Only a shard worker has one (sharded layout): what it holds, claims, discovered validators. */
+  shard?: ShardPort;
 }
 
 function need<T>(port: T | undefined, name: string): T {
@@ -71,12 +73,25 @@ export function createActivities(deps: ActivityDeps) {
       return need(deps.status, 'the warehouse').streamCosts();
     },
 
-    async verify(input: { streams?: StreamName[] }) {
+    async verify(input: VerifyInput) {
       return need(deps.verifier, 'the verifier').verify(input);
     },
 
     async reportData(): Promise<ReportData> {
       return need(deps.report, 'the warehouse').reportData();
+    },
+
+    /** Sharded layout: the placement groups and partitions this shard's warehouse holds. */
+    async shardHoldings(): Promise<ShardHoldings> {
+      return need(deps.shard, 'a shard name').holdings();
+    },
+
+    async claimPlacementGroups(input: { groups: string[]; runId: string }): Promise<void> {
+      return need(deps.shard, 'a shard name').claim(input.groups, input.runId);
+    },
+
+    async storedValidatorNodeIds(): Promise<Record<string, string[]>> {
+      return need(deps.shard, 'a shard name').validatorNodeIds();
     },
   };
 }

@@ -37,8 +37,17 @@ export interface VerifyFinding {
   detail: string;
 }
 
+export interface VerifyInput {
+  streams?: StreamName[];
+  /**
+   * 'shard': this warehouse is one shard of several. Its checks cover what it holds; whether every
+   * configured partition was synced somewhere is checked across all shards (workflows/shards.ts).
+   */
+  scope?: 'shard';
+}
+
 export interface VerifyPort {
-  verify(input: { streams?: StreamName[] }): Promise<VerifyFinding[]>;
+  verify(input: VerifyInput): Promise<VerifyFinding[]>;
 }
 
 /** The analyst report's data, read by the worker that owns the warehouse (the CLI renders the page). */

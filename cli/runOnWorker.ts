@@ -2,6 +2,7 @@ import type { Workflow } from '@temporalio/client';
 import type { Session } from './session.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
 import type * as Maintenance from '../workflows/maintenance.ts';
+import type * as Sharded from '../workflows/shards.ts';
 
 /**
  * Runs a short maintenance workflow (status, export, verify) to completion on the session's task
@@ -15,7 +16,8 @@ export function runOnWorker<W extends Workflow>(session: Session, workflow: W, i
   } as never) as Promise<Awaited<ReturnType<W>>>;
 }
 
-type MaintenanceWorkflows = typeof Maintenance;
+/** The maintenance workflows of one warehouse, and their sharded twins that ask every shard. */
+type MaintenanceWorkflows = typeof Maintenance & typeof Sharded;
 
 /**
  * A command's whole session for one maintenance workflow: opens it (the session module, with
@@ -26,7 +28,11 @@ export async function runMaintenance<K extends keyof MaintenanceWorkflows>(
   config: ResolvedConfig,
   name: K,
   args: Parameters<MaintenanceWorkflows[K]>,
+  /** Another task queue than the session's (one shard's, for a report about that shard). */
+  options: { taskQueue?: string } = {},
 ): Promise<Awaited<ReturnType<MaintenanceWorkflows[K]>>> {
-  const [{ withSession }, workflows] = await Promise.all([import('./session.ts'), import('../workflows/maintenance.ts')]);
-  return await withSession(config, (session) => runOnWorker(session, workflows[name], `glacier-${name.replace(/Workflow$/, '')}`, args));
+  const [{ withSession }, maintenance, sharded] = await Promise.all([import('./session.ts'), import('../workflows/maintenance.ts'), import('../workflows/shards.ts')]);
+  const workflows: MaintenanceWorkflows = { ...maintenance, ...sharded };
+  const queue = (session: Session): Session => (options.taskQueue ? { ...session, taskQueue: options.taskQueue } : session);
+  return await withSession(config, (session) => runOnWorker(queue(session), workflows[name], `glacier-${name.replace(/Workflow$/, '').replace(/^sharded(.)/, (_, c: string) => c.toLowerCase())}`, args));
 }

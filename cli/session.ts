@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../worker/logger.ts';
 import { buildRuntime, type Runtime } from '../worker/runtime.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
 import { startHeapBudget } from '../worker/heapBudget.ts';
+import { UserError } from './userError.ts';
 
 /** A Temporal client, plus (embedded mode) the dev server and worker this process started. */
 export interface Session {
@@ -27,6 +28,8 @@ export interface Session {
  */
 export async function openSession(config: ResolvedConfig, options: { logger?: Logger; workflowBundlePath?: string } = {}): Promise<Session> {
   const logger = options.logger ?? createLogger({ base: { component: 'cli' } });
+  // Shards are separate worker processes: the CLI can only be a client of their shared cluster.
+  if (config.shards.length > 0 && !config.temporalAddress) throw new UserError(`the config names shards (${config.shards.join(', ')}): set TEMPORAL_ADDRESS to the cluster their workers use (glacier-etl worker --shard <name>)`);
   const taskQueue = config.temporal.taskQueue;
   let server: DevServer | undefined;
   let worker: Worker | undefined;

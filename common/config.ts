@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bech32 } from '@scure/base';
 import type { StreamName } from './streamNames.ts';
 import { DUCKDB_SIZE } from './duckdbSize.ts';
+import { SHARD_NAME } from './shards.ts';
 
 /**
  * The pipeline configuration: one YAML or JSON file, validated with zod, then overridden by the
@@ -67,8 +68,23 @@ const networkSchema = z.strictObject({
   rewardsForDiscoveredValidators: z.boolean().default(false),
 });
 
+const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
+
 export const pipelineConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),
+  /**
+   * The Parquet lake every shard exports into (default <dataDir>/parquet). With shards on several
+   * machines, a path they all share (a network file system, or an object store mounted there).
+   */
+  lakeDir: z.string().min(1).optional(),
+  /**
+   * Shard names (sharded layout: each `glacier-etl worker --shard <name>` owns its own DuckDB file
+   * and activity task queue). Empty, the default: one worker owns one warehouse.
+   */
+  shards: z
+    .array(shardName)
+    .default([])
+    .refine((names) => new Set(names).size === names.length, 'shard names must be unique'),
   api: z
     .strictObject({
       baseUrl: httpUrl.default('https://glacier-api.avax.network'),
@@ -136,6 +152,11 @@ export interface RuntimeEnv {
   GLACIER_API_KEY?: string;
   GLACIER_DATA_DIR?: string;
   GLACIER_METRICS_PORT?: string;
+  GLACIER_LAKE_DIR?: string;
+  /** Shard names, comma-separated (same as `shards` in the file). */
+  GLACIER_SHARDS?: string;
+  /** The shard this worker process is (same as `worker --shard`). */
+  GLACIER_SHARD?: string;
   TEMPORAL_ADDRESS?: string;
 }
 
@@ -144,4 +165,6 @@ export interface ResolvedConfig extends PipelineConfig {
   temporalAddress?: string;
   /** How many API keys GLACIER_API_KEY holds (shown by `config check`); never the keys themselves. */
   apiKeyCount: number;
+  /** Sharded layout, worker only: the shard this process is (one of `shards`). */
+  shard?: string;
 }

@@ -74,8 +74,9 @@ export function readConfigFile(path: string): PipelineConfig {
     throw new ConfigError(`${path}: not valid YAML/JSON: ${message}`);
   }
   const config = validateConfig(raw, path);
-  // A relative dataDir is relative to the config file, not to wherever the command runs.
+  // A relative dataDir (or lakeDir) is relative to the config file, not to wherever the command runs.
   if (!isAbsolute(config.dataDir)) config.dataDir = resolve(dirname(path), config.dataDir);
+  if (config.lakeDir !== undefined && !isAbsolute(config.lakeDir)) config.lakeDir = resolve(dirname(path), config.lakeDir);
   return config;
 }
 
@@ -85,16 +86,23 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_BASE_URL) merged.api.baseUrl = env.GLACIER_BASE_URL;
   if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
+  if (env.GLACIER_LAKE_DIR) merged.lakeDir = env.GLACIER_LAKE_DIR;
+  if (env.GLACIER_SHARDS) merged.shards = env.GLACIER_SHARDS.split(',').map((s) => s.trim()).filter(Boolean);
   if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);
+  if (checked.lakeDir !== undefined) checked.lakeDir = resolve(checked.lakeDir);
   const apiKeyCount = apiKeysFromEnv(env).length;
   const perKey = checked.api.keys?.length;
   // Budgets pair with keys by position: a count that differs means the pairing is a guess.
   if (perKey !== undefined && apiKeyCount > 0 && perKey !== apiKeyCount) {
     throw new ConfigError(`api.keys: ${perKey} budget entries, but GLACIER_API_KEY holds ${apiKeyCount} keys (one entry per key, same order)`);
   }
-  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount };
+  const shard = env.GLACIER_SHARD || undefined;
+  if (shard !== undefined && !checked.shards.includes(shard)) {
+    throw new ConfigError(checked.shards.length ? `shard "${shard}" is not one of the config's shards (${checked.shards.join(', ')})` : `shard "${shard}": the config names no shards (add shards: [${shard}, …])`);
+  }
+  return { ...checked, temporalAddress: env.TEMPORAL_ADDRESS || undefined, apiKeyCount, ...(shard ? { shard } : {}) };
 }
 
 /** API keys from GLACIER_API_KEY (comma-separated for several keys). Only the worker calls this. */

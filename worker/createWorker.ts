@@ -20,7 +20,8 @@ export function installQuietRuntime(logger?: Logger, metricsBindAddress?: string
       logger: new DefaultLogger('WARN', (entry) => {
         const { error, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
         const fields = { ...meta, err: error instanceof Error ? { message: error.message } : error };
-        const repeated = entry.message === 'Activity failed' || entry.message === 'Workflow failed';
+        // A shard worker's workflow-only worker on the shared queue registers no activities on purpose.
+        const repeated = entry.message === 'Activity failed' || entry.message === 'Workflow failed' || entry.message.startsWith('No activities registered');
         if (repeated) sdkLogger.debug(fields, entry.message);
         else if (entry.level === 'ERROR') sdkLogger.error(fields, entry.message);
         else sdkLogger.warn(fields, entry.message);

@@ -9,7 +9,8 @@ import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import type { Logger } from './logger.ts';
-import { parquetDir, warehousePath } from './paths.ts';
+import { lakeDirOf, ownWarehousePath } from './paths.ts';
+import { createShardLedger } from '../activities/shards/shardLedger.ts';
 import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';
 import { observeCalls, observeCommits, observeSync } from '../activities/observe/syncObserver.ts';
 import { TIER_BUDGETS } from '../activities/api/quotaBudget.ts';
@@ -44,7 +45,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     maxQuotaWaitMs: config.api.maxQuotaWaitMs,
     logger: logger.child({ component: 'api' }),
   });
-  const warehouse = await openWarehouse(warehousePath(config.dataDir), { memoryLimit: config.warehouse.memoryLimit });
+  const warehouse = await openWarehouse(ownWarehousePath(config), { memoryLimit: config.warehouse.memoryLimit });
   const apiKeyCount = apiKeysFromEnv(env).length;
   const metrics =
     config.worker.metricsPort === undefined
@@ -60,16 +61,17 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     logger: logger.child({ component: 'sync' }),
   });
   const sync = observer ? observeSync(syncCore, observer) : syncCore;
-  const outDir = parquetDir(config.dataDir);
+  const outDir = lakeDirOf(config);
   return {
     warehouse,
     deps: {
       logger,
       sync,
-      exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input) },
+      exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input, { shard: config.shard }) },
       status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
-      report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: warehousePath(config.dataDir) }) },
+      report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
+      ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),
     },
     metrics,
     async close() {

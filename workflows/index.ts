@@ -3,3 +3,4 @@
 export { partitionWorkflow, partitionProgressQuery } from './partition.ts';
 export { pipelineWorkflow, pipelineStatusQuery } from './pipeline.ts';
 export { exportWorkflow, reportWorkflow, statusWorkflow, verifyWorkflow } from './maintenance.ts';
+export { shardedExportWorkflow, shardedStatusWorkflow, shardedVerifyWorkflow } from './shards.ts';

@@ -1,6 +1,7 @@
 import {
   ChildWorkflowFailure,
   ParentClosePolicy,
+  condition,
   WorkflowIdReusePolicy,
   defineQuery,
   proxyActivities,
@@ -15,6 +16,8 @@ import type { ExportSummary } from '../activities/ports.ts';
 import type { StreamName } from '../common/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
+import { ShardRouter, type ShardView } from './shardRouter.ts';
+import { mergeValidatorNodeIds } from './shardAssignment.ts';
 
 export interface PipelineInput {
   mode: 'backfill' | 'sync';
@@ -23,6 +26,11 @@ export interface PipelineInput {
   maxPagesPerBatch: number;
   /** Export Parquet when every partition is done. */
   exportParquet: boolean;
+  /**
+   * Sharded layout: the shard names (config `shards`). Each partition runs on the shard holding its
+   * placement group, `partitionConcurrency` at once per shard. Absent or empty: one worker, as before.
+   */
+  shards?: string[];
 }
 
 export type PartitionState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
@@ -35,6 +43,8 @@ export interface PipelinePartitionStatus {
   rows: number;
   pages: number;
   error?: string;
+  /** Sharded layout: the shard it runs on (unset while the shards have not all answered). */
+  shard?: string;
 }
 
 export interface PipelineStatus {
@@ -43,6 +53,8 @@ export interface PipelineStatus {
   snapshotAt: number;
   partitions: PipelinePartitionStatus[];
   exported?: ExportSummary;
+  /** Sharded layout: what the pipeline knows of each shard. */
+  shards?: ShardView[];
 }
 
 export const pipelineStatusQuery = defineQuery<PipelineStatus>('status');
@@ -87,11 +99,18 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
     await Promise.all(Array.from({ length: Math.max(1, input.partitionConcurrency) }, lane));
   };
 
+  const router = input.shards?.length ? new ShardRouter(input.shards, info.taskQueue, runId) : undefined;
+  if (router) status.shards = router.views;
+
   const runPartition = async (spec: PartitionSpec, entry: PipelinePartitionStatus) => {
     entry.state = 'running';
     try {
+      // Sharded: the partition workflow runs on its shard's queue, so its batches (activities on the
+      // workflow's own queue) run where its checkpoint is, and wait there while that shard is down.
+      const taskQueue = router && entry.shard ? router.shardQueue(entry.shard) : undefined;
       const child = await startChild(partitionWorkflow, {
         workflowId: entry.workflowId,
+        ...(taskQueue ? { taskQueue } : {}),
         args: [{ partition: spec, mode: input.mode, runId, snapshotAt: status.snapshotAt, maxPagesPerBatch: input.maxPagesPerBatch }],
         // A closed partition workflow may run again; a running one is never started twice.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -112,13 +131,68 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
     }
   };
 
+  /**
+   * Sharded: each partition waits until the router knows its shard, then takes one of that shard's
+   * `partitionConcurrency` lanes. A down shard holds up only its own lanes.
+   */
+  const runShardedWave = async (shards: ShardRouter, partitions: PartitionSpec[]) => {
+    const fresh = partitions.filter((p) => !status.partitions.some((s) => s.partitionId === p.id));
+    const entries = fresh.map((p) => {
+      const entry: PipelinePartitionStatus = { partitionId: p.id, stream: p.stream, state: 'pending', workflowId: partitionWorkflowId(p.id, info.taskQueue), rows: 0, pages: 0 };
+      status.partitions.push(entry);
+      return { spec: p, entry, taken: false };
+    });
+    const byId = new Map(entries.map((e) => [e.spec.id, e]));
+    let routing = true;
+    const routed = shards
+      .route(fresh, (spec, route) => {
+        const e = byId.get(spec.id)!;
+        if ('shard' in route) e.entry.shard = route.shard;
+        else {
+          e.entry.state = 'failed';
+          e.entry.error = route.conflict;
+        }
+      })
+      .finally(() => {
+        routing = false;
+      });
+    const nextFor = (shard: string) => entries.find((e) => !e.taken && e.entry.shard === shard && e.entry.state === 'pending');
+    const lane = async (shard: string) => {
+      for (;;) {
+        await condition(() => !routing || nextFor(shard) !== undefined);
+        const next = nextFor(shard);
+        if (!next) return;
+        next.taken = true;
+        await runPartition(next.spec, next.entry);
+      }
+    };
+    const lanes = (input.shards ?? []).flatMap((shard) => Array.from({ length: Math.max(1, input.partitionConcurrency) }, () => lane(shard)));
+    await Promise.all([routed, ...lanes]);
+  };
+
+  const plan = { streams: input.streams, runId, mode: input.mode, snapshotAt: status.snapshotAt };
   status.phase = 'syncing';
-  await runWave(await planPartitions({ streams: input.streams, discovered: false, runId, mode: input.mode, snapshotAt: status.snapshotAt }));
-  status.phase = 'derived';
-  await runWave(await planPartitions({ streams: input.streams, discovered: true, runId, mode: input.mode, snapshotAt: status.snapshotAt }));
+  if (!router) {
+    await runWave(await planPartitions({ ...plan, discovered: false }));
+    status.phase = 'derived';
+    await runWave(await planPartitions({ ...plan, discovered: true }));
+  } else {
+    // Planning is the same on any shard (config + API heads); it runs on the first to answer.
+    const planner = router.activitiesOn(await router.firstUp());
+    await runShardedWave(router, await planner.planPartitions({ ...plan, discovered: false }));
+    status.phase = 'derived';
+    // Validators are stored where primary-network groups live; derived partitions are planned from all of them.
+    const found = await Promise.all(router.holdersOfKind('pn/').map((shard) => router.activitiesOn(shard).storedValidatorNodeIds()));
+    await runShardedWave(router, await planner.planPartitions({ ...plan, discovered: true, validatorNodeIds: mergeValidatorNodeIds(found) }));
+  }
   if (input.exportParquet) {
     status.phase = 'exporting';
-    status.exported = await exportParquet({});
+    if (!router) status.exported = await exportParquet({});
+    else {
+      // Every shard exports its own files into the one lake.
+      const parts = await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).exportParquet({})));
+      status.exported = parts.reduce((sum, p) => ({ files: sum.files + p.files, tables: Math.max(sum.tables, p.tables), unchanged: sum.unchanged + p.unchanged, deleted: sum.deleted + p.deleted }), { files: 0, tables: 0, unchanged: 0, deleted: 0 });
+    }
   }
   status.phase = 'done';
   return status;

@@ -11,6 +11,7 @@ import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
+import { storedValidatorNodeIds } from './storedValidators.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -25,14 +26,6 @@ export interface SyncCore {
   planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
-}
-
-/** Node ids the validators stream has stored, per network (input of derived reward partitions). */
-async function discover(warehouse: Warehouse): Promise<Map<string, string[]>> {
-  const rows = await warehouse.query('SELECT DISTINCT network, node_id FROM pn_validators ORDER BY network, node_id');
-  const validatorNodeIds = new Map<string, string[]>();
-  for (const r of rows) validatorNodeIds.set(String(r.network), [...(validatorNodeIds.get(String(r.network)) ?? []), String(r.node_id)]);
-  return validatorNodeIds;
 }
 
 /** The latest block of each configured EVM chain (one 10 CU page each). */
@@ -59,7 +52,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
     const selected = names.map(streamOf).filter((s) => !input.discovered || s.takesDiscovered);
     const plan: Discovered = { streams: names };
-    if (input.discovered) plan.validatorNodeIds = await discover(warehouse);
+    // Shards: the pipeline passes the node ids every shard stored; one warehouse reads its own.
+    if (input.discovered) plan.validatorNodeIds = new Map(Object.entries(input.validatorNodeIds ?? (await storedValidatorNodeIds(warehouse))));
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {

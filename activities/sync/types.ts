@@ -37,6 +37,8 @@ export interface PlanInput {
   streams?: StreamName[];
   /** Second wave: partitions derived from what the first wave stored. */
   discovered?: boolean;
+  /** With `discovered`: the validators' node ids per network, as merged from every shard (default: this warehouse's). */
+  validatorNodeIds?: Record<string, string[]>;
   runId?: string;
   mode?: 'backfill' | 'sync';
   snapshotAt?: number;

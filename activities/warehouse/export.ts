@@ -15,6 +15,7 @@ import type { Warehouse } from './warehouse.ts';
  *
  * - Incremental: each partition's rows are fingerprinted (count + xor of row hashes) in DuckDB and
  *   compared with _glacier_exports; only changed partitions are rewritten, vanished ones deleted.
+ * - Shards: each writes data-<shard>.parquet (see LakeLayout), so one glob reads their union.
  * - Atomic: a file is written under outDir/.tmp, fsynced, then renamed over its final name, so a
  *   reader sees the old file or the new one, never half of one. Empty tables produce no files.
  * - Exact: HUGEINT columns are written as DECIMAL(38,0) (DuckDB would write HUGEINT as DOUBLE).
@@ -91,7 +92,7 @@ function removeEmptyDirs(dir: string, stopAt: string): void {
   }
 }
 
-async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, tmpDir: string, known: Map<string, string>): Promise<{ written: string[]; unchanged: number; deleted: string[]; current: Map<string, { fingerprint: string; rows: number }> }> {
+async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, tmpDir: string, known: Map<string, string>, fileName: string): Promise<{ written: string[]; unchanged: number; deleted: string[]; current: Map<string, { fingerprint: string; rows: number }> }> {
   const keys = partitionKeys(def);
   const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
   const select = fileColumns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
@@ -115,20 +116,18 @@ async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, 
       unchanged++;
       continue;
     }
-    const target = inside(root, join(partPath, 'data.parquet'));
+    const target = inside(root, join(partPath, fileName));
     const tmp = join(tmpDir, `${randomUUID()}.parquet`);
     const { where, params } = partitionFilter(keys, values);
     await conn.run(`COPY (SELECT ${select} FROM ${ident(def.name)} WHERE ${where}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`, params);
     fsyncPath(tmp);
-    mkdirSync(dirname(target), { recursive: true });
-    renameSync(tmp, target);
-    fsyncPath(dirname(target));
+    renameInto(tmp, target);
     written.push(partPath);
   }
   const deleted: string[] = [];
   for (const partPath of known.keys()) {
     if (current.has(partPath)) continue;
-    const target = inside(root, join(partPath, 'data.parquet'));
+    const target = inside(root, join(partPath, fileName));
     rmSync(target, { force: true });
     removeEmptyDirs(dirname(target), root);
     deleted.push(partPath);
@@ -136,13 +135,41 @@ async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, 
   return { written, unchanged, deleted, current };
 }
 
+/**
+ * Where this warehouse's files go in the lake. One warehouse writes data.parquet; each shard writes
+ * data-<shard>.parquet beside the others' in the same hive partition directories (so one glob reads
+ * the union and no two writers ever touch one file), with its own temporary directory.
+ */
+export interface LakeLayout {
+  shard?: string;
+}
+
+const fileNameOf = (layout: LakeLayout) => (layout.shard ? `data-${layout.shard}.parquet` : 'data.parquet');
+
+/**
+ * mkdir -p, then rename. Shards share the lake's directories: another shard's export may remove a
+ * directory it just emptied between our mkdir and rename, so one ENOENT is retried.
+ */
+function renameInto(tmp: string, target: string): void {
+  for (let attempt = 0; ; attempt++) {
+    mkdirSync(dirname(target), { recursive: true });
+    try {
+      renameSync(tmp, target);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
+    }
+  }
+  fsyncPath(dirname(target));
+}
+
 /** Exports the warehouse tables (all, or `tables`) and the finished snapshot walks to hive-partitioned Parquet under outDir. */
-export async function exportParquet(warehouse: Warehouse, outDir: string, options: { tables?: string[] } = {}): Promise<ExportResult> {
+export async function exportParquet(warehouse: Warehouse, outDir: string, options: { tables?: string[] } = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
   const defs = [...allTables(), snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
-  const tmpDir = join(root, '.tmp');
+  const tmpDir = join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp');
   mkdirSync(tmpDir, { recursive: true });
   const conn = await warehouse.connect();
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0 };
@@ -157,7 +184,7 @@ export async function exportParquet(warehouse: Warehouse, outDir: string, option
     const removals: { table: string; path: string }[] = [];
     for (const def of defs) {
       const known = new Map(state.filter((s) => s.table_name === def.name).map((s) => [String(s.partition_path), String(s.fingerprint)]));
-      const r = await exportTable(conn, def, root, tmpDir, known);
+      const r = await exportTable(conn, def, root, tmpDir, known, fileNameOf(layout));
       result.files += r.written.length;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;

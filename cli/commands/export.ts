@@ -8,7 +8,18 @@ export function registerExportCommand(program: Command): void {
     .option('--tables <list>', 'comma-separated table names (default: all)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .action(withConfig(async (config, opts: { tables?: string[] }) => {
       const { runMaintenance } = await import('../runOnWorker.ts');
-      const result = await runMaintenance(config, 'exportWorkflow', [{ tables: opts.tables }]);
-      process.stdout.write(`exported ${result.tables} tables: ${result.files} files written, ${result.unchanged} partitions unchanged, ${result.deleted} removed\n`);
+      const line = (r: { tables: number; files: number; unchanged: number; deleted: number }) => `exported ${r.tables} tables: ${r.files} files written, ${r.unchanged} partitions unchanged, ${r.deleted} removed`;
+      if (!config.shards.length) {
+        process.stdout.write(`${line(await runMaintenance(config, 'exportWorkflow', [{ tables: opts.tables }]))}
+`);
+        return;
+      }
+      // Sharded: every shard writes its own files (data-<shard>.parquet) into the one lake.
+      for (const a of await runMaintenance(config, 'shardedExportWorkflow', [{ shards: config.shards, tables: opts.tables }])) {
+        process.stdout.write(a.answered ? `shard ${a.shard}: ${line(a.value)}
+` : `shard ${a.shard}: not exported: ${a.reason}
+`);
+        if (!a.answered) process.exitCode = 1;
+      }
     }));
 }

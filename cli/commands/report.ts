@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { withConfig } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { warehousePath } from '../../worker/paths.ts';
+import { shardTaskQueue } from '../../common/shards.ts';
 
 /** Where the report goes: --out, else report.html in the data directory. Checked before any work. */
 function outputPath(out: string | undefined, dataDir: string): string {
@@ -25,14 +26,18 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description('write one self-contained HTML page (charts and tables, works offline) about what the warehouse holds')
     .option('-o, --out <file>', 'where to write the page (default: <dataDir>/report.html)')
-    .action(withConfig(async (config, opts: { out?: string }) => {
+    .option('--shard <name>', 'sharded layout: the shard whose warehouse the page is about')
+    .action(withConfig(async (config, opts: { out?: string; shard?: string }) => {
+      // The report reads one warehouse; with shards, name the one (it runs on that shard's queue).
+      if (config.shards.length && (!opts.shard || !config.shards.includes(opts.shard))) throw new UserError(`report: the config names shards (${config.shards.join(', ')}): pick one with --shard <name>`);
+      if (!config.shards.length && opts.shard) throw new UserError('report: --shard needs a config that names shards');
       // Embedded mode opens the warehouse here: refuse to create an empty one just to report on it.
       const file = warehousePath(config.dataDir);
-      if (!config.temporalAddress && !existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
+      if (!config.shards.length && !config.temporalAddress && !existsSync(file)) throw new UserError(`report: no warehouse at ${file}: run backfill first`);
       const out = outputPath(opts.out, config.dataDir);
       // Loaded when the command runs, like every command's implementation (`--help` stays fast).
       const [{ runMaintenance }, { writeReport }] = await Promise.all([import('../runOnWorker.ts'), import('../report/writeReport.ts')]);
-      const data = await runMaintenance(config, 'reportWorkflow', []);
+      const data = await runMaintenance(config, 'reportWorkflow', [], opts.shard ? { taskQueue: shardTaskQueue(config.temporal.taskQueue, opts.shard) } : {});
       const bytes = writeReport(data, out);
       process.stdout.write(`report: ${out} (${(bytes / 1024).toFixed(0)} KiB)\n`);
     }));

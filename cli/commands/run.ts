@@ -31,6 +31,7 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
           partitionConcurrency: config.partitionConcurrency,
           maxPagesPerBatch: opts.maxPages,
           exportParquet: opts.export,
+          ...(config.shards.length ? { shards: config.shards } : {}),
         });
         if (session.uiUrl) session.logger.info({ ui: `${session.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${handle.workflowId}` }, 'temporal UI');
         if (opts.detach) {
@@ -45,6 +46,10 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
             `${summary.failed ? `, ${summary.failed} failed` : ''}${summary.skipped ? `, ${summary.skipped} skipped (already running)` : ''}` +
             `${status.exported ? `; exported ${status.exported.files} Parquet files` : ''}\n`);
           for (const p of status.partitions.filter((x) => x.state === 'failed')) process.stdout.write(`  failed ${p.partitionId}: ${p.error}\n`);
+          if (status.shards) {
+            const per = status.shards.map((s) => `${s.shard} ${status.partitions.filter((p) => p.shard === s.shard).length}`);
+            process.stdout.write(`  partitions per shard: ${per.join(', ')}\n`);
+          }
         }
         if (summary.failed) process.exitCode = 1;
       });

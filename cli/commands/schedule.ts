@@ -69,7 +69,7 @@ export function registerScheduleCommand(program: Command): void {
               workflowType: pipelineWorkflow,
               taskQueue: session.taskQueue,
               workflowId: pipelineWorkflowId('sync', session.taskQueue),
-              args: [{ mode: 'sync', streams: opts.streams ?? config.streams, partitionConcurrency: config.partitionConcurrency, maxPagesPerBatch: Number(opts.maxPages), exportParquet: true }],
+              args: [{ mode: 'sync', streams: opts.streams ?? config.streams, partitionConcurrency: config.partitionConcurrency, maxPagesPerBatch: Number(opts.maxPages), exportParquet: true, ...(config.shards.length ? { shards: config.shards } : {}) }],
             },
           });
         } catch (error) {

@@ -4,16 +4,18 @@ import type { Command } from 'commander';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
-import { parquetDir, warehousePath } from '../../worker/paths.ts';
+import { lakeDirOf, warehousePath } from '../../worker/paths.ts';
 
 /**
  * Opens the warehouse read-only. When a worker holds the file (DuckDB has one writing process),
  * falls back to views over the exported Parquet, so analysts can always query the last export.
+ * Sharded: always the lake, where every shard's files together are the whole warehouse.
  */
-async function openForQuery(dataDir: string): Promise<{ connection: DuckDBConnection; source: string }> {
+async function openForQuery(config: { dataDir: string; lakeDir?: string; shards: string[] }): Promise<{ connection: DuckDBConnection; source: string }> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const file = warehousePath(dataDir);
-  if (existsSync(file)) {
+  const file = warehousePath(config.dataDir);
+  const sharded = config.shards.length > 0;
+  if (!sharded && existsSync(file)) {
     try {
       const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
       return { connection: await instance.connect(), source: file };
@@ -21,14 +23,14 @@ async function openForQuery(dataDir: string): Promise<{ connection: DuckDBConnec
       if (!/lock/i.test((error as Error).message)) throw error;
     }
   }
-  const dir = parquetDir(dataDir);
-  if (!existsSync(dir)) throw new UserError(`no warehouse at ${file} and no Parquet export at ${dir}: run backfill first`);
+  const dir = lakeDirOf(config);
+  if (!existsSync(dir)) throw new UserError(sharded ? `no Parquet lake at ${dir}: run backfill (or export) first` : `no warehouse at ${file} and no Parquet export at ${dir}: run backfill first`);
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
   for (const table of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z0-9_]+$/.test(d.name))) {
     const glob = join(dir, table.name, '**', '*.parquet').replaceAll("'", "''");
     await connection.run(`CREATE VIEW "${table.name}" AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)`);
   }
-  return { connection, source: `${dir} (Parquet export; the warehouse file is in use by a worker)` };
+  return { connection, source: sharded ? `${dir} (Parquet lake of shards ${config.shards.join(', ')})` : `${dir} (Parquet export; the warehouse file is in use by a worker)` };
 }
 
 function formatTable(columns: string[], rows: Record<string, unknown>[]): string {
@@ -49,7 +51,7 @@ export function registerSqlCommand(program: Command): void {
       const config = await configFor(command);
       const text = opts.file ? readFileSync(opts.file, 'utf8') : query;
       if (!text?.trim()) throw new UserError('sql: give a query or --file <path>');
-      const { connection, source } = await openForQuery(config.dataDir);
+      const { connection, source } = await openForQuery(config);
       try {
         const reader = await connection.runAndReadAll(text).catch((error: Error) => {
           throw new UserError(`sql: ${error.message.split('\n')[0]}`);

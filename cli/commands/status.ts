@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { withConfig } from '../globalConfig.ts';
+import type { CheckpointView } from '../../activities/sync/types.ts';
+import type { StreamCost } from '../../activities/sync/streamCosts.ts';
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -7,11 +9,21 @@ export function registerStatusCommand(program: Command): void {
     .description('per partition: rows, cursor, last run, lag; per stream: CU per 1,000 items against the optimum, and what the last run cost')
     .option('--json', 'machine-readable output')
     .action(withConfig(async (config, opts: { json?: boolean }) => {
-      const [{ runMaintenance }, { costTable }] = await Promise.all([import('../runOnWorker.ts'), import('../costTable.ts')]);
-      const { checkpoints, costs } = await runMaintenance(config, 'statusWorkflow', []);
+      const [{ runMaintenance }, { costTable }, { mergeStreamCosts }] = await Promise.all([import('../runOnWorker.ts'), import('../costTable.ts'), import('../shardAnswers.ts')]);
+      // Sharded: every shard answers for its own warehouse; a shard that does not answer is named.
+      const sharded = config.shards.length > 0;
+      const answers = sharded ? await runMaintenance(config, 'shardedStatusWorkflow', [{ shards: config.shards }]) : [];
+      const unanswered = answers.flatMap((a) => (a.answered ? [] : [{ shard: a.shard, reason: a.reason }]));
+      const { checkpoints, costs }: { checkpoints: (CheckpointView & { shard?: string })[]; costs: StreamCost[] } = sharded
+        ? {
+            checkpoints: answers.flatMap((a) => (a.answered ? a.value.checkpoints.map((c) => ({ ...c, shard: a.shard })) : [])),
+            costs: mergeStreamCosts(answers.flatMap((a) => (a.answered ? [a.value.costs] : []))),
+          }
+        : await runMaintenance(config, 'statusWorkflow', []);
       const now = Date.now();
       const rows = checkpoints.map((c) => ({
         partition: c.partitionId,
+        ...(c.shard ? { shard: c.shard } : {}),
         stream: c.stream,
         rows: c.rows,
         pages: c.pages,
@@ -21,17 +33,22 @@ export function registerStatusCommand(program: Command): void {
         lagSeconds: Math.max(0, Math.round((now - Date.parse(c.updatedAt)) / 1000)),
       }));
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ partitions: rows, costs }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ partitions: rows, costs, ...(sharded ? { shards: answers.map((a) => ({ shard: a.shard, answered: a.answered, ...(a.answered ? { partitions: a.value.checkpoints.length } : { reason: a.reason }) })) } : {}) }, null, 2)}\n`);
+        if (unanswered.length) process.exitCode = 1;
         return;
       }
+      for (const u of unanswered) process.stdout.write(`shard ${u.shard}: not listed: ${u.reason}\n`);
+      if (unanswered.length) process.exitCode = 1;
       if (rows.length === 0) {
         process.stdout.write('no partitions synced yet\n');
         return;
       }
       const width = Math.max(...rows.map((r) => r.partition.length));
-      process.stdout.write(`${'partition'.padEnd(width)}  ${'rows'.padStart(10)}  ${'pages'.padStart(7)}  state     last run                  lag\n`);
+      const shardWidth = sharded ? Math.max(5, ...config.shards.map((n) => n.length)) : 0;
+      const shardCell = (r: { shard?: string }) => (sharded ? `${(r.shard ?? '').padEnd(shardWidth)}  ` : '');
+      process.stdout.write(`${'partition'.padEnd(width)}  ${sharded ? `${'shard'.padEnd(shardWidth)}  ` : ''}${'rows'.padStart(10)}  ${'pages'.padStart(7)}  state     last run                  lag\n`);
       for (const r of rows) {
-        process.stdout.write(`${r.partition.padEnd(width)}  ${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
+        process.stdout.write(`${r.partition.padEnd(width)}  ${shardCell(r)}${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
       }
       if (costs.length > 0) process.stdout.write(`\ncompute units per stream (optimum: weight x ceil(items / largest page) per walk)\n${costTable(costs)}`);
     }));

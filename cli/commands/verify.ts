@@ -11,12 +11,19 @@ export function registerVerifyCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(withConfig(async (config, opts: { streams?: StreamName[]; json?: boolean }) => {
       const { runMaintenance } = await import('../runOnWorker.ts');
-      const findings = await runMaintenance(config, 'verifyWorkflow', [{ streams: opts.streams }]);
+      // Sharded: each shard checks what it holds; the workflow adds the checks only the union can make.
+      const findings = config.shards.length
+        ? await runMaintenance(config, 'shardedVerifyWorkflow', [{ shards: config.shards, streams: opts.streams }])
+        : await runMaintenance(config, 'verifyWorkflow', [{ streams: opts.streams }]);
       const problems = findings.filter((f) => !f.ok);
-      if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
+      if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}
+`);
       else {
-        for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'}  ${f.check}: ${f.detail}\n`);
-        process.stdout.write(problems.length ? `verify: ${problems.length} problem(s)\n` : `verify: no problems (${findings.length} checks)\n`);
+        for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'}  ${f.check}: ${f.detail}
+`);
+        process.stdout.write(problems.length ? `verify: ${problems.length} problem(s)
+` : `verify: no problems (${findings.length} checks)
+`);
       }
       if (problems.length) process.exitCode = 1;
     }));

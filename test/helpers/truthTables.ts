@@ -110,7 +110,8 @@ export const latestView = (table: string) => `v_${table}_latest`;
  */
 export async function compareWithTruth(
   sim: TruthSource,
-  warehouse: Warehouse,
+  /** A warehouse, or anything that reads like one (the union of several shards' files). */
+  warehouse: Pick<Warehouse, 'connect'>,
   partitions: PartitionSpec[],
   ctx: { snapshotAt: number; runId?: string; latest?: boolean; /** Columns left out per table (e.g. bookkeeping an incremental sync does not rewrite). */ skip?: Record<string, string[]> },
 ): Promise<TableComparison[]> {

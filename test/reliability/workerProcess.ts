@@ -11,7 +11,12 @@ export class WorkerProcess {
   starts = 0;
   readonly logs: string[] = [];
 
-  constructor(private readonly env: NodeJS.ProcessEnv, private readonly configPath: string) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly configPath: string,
+    /** Options of `worker`, e.g. ['--shard', 'a']. */
+    private readonly workerArgs: string[] = [],
+  ) {}
 
   get running(): boolean {
     return Boolean(this.child && this.child.exitCode === null && this.child.signalCode === null);
@@ -19,7 +24,7 @@ export class WorkerProcess {
 
   start(): void {
     if (this.running) return;
-    const child = spawn(process.execPath, cliArgv(['--config', this.configPath, 'worker']), {
+    const child = spawn(process.execPath, cliArgv(['--config', this.configPath, 'worker', ...this.workerArgs]), {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -3,9 +3,10 @@ import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
+import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
@@ -26,6 +27,7 @@ function need<T>(port: T | undefined, name: string): T {
 
 /** Builds the activity functions from their dependencies (no module-level state). */
 export function createActivities(deps: ActivityDeps) {
+  const turns = new PartitionTurns();
   return {
     async ping(name: string): Promise<string> {
       deps.logger.debug({ name }, 'ping');
@@ -36,27 +38,32 @@ export function createActivities(deps: ActivityDeps) {
       return need(deps.sync, 'the sync core').planPartitions(input);
     },
 
-    /** One batch: pages -> normalize -> one DuckDB transaction with the rows and the checkpoint. */
-    async syncBatch(input: BatchInput): Promise<BatchResult> {
+    /**
+     * One batch (pages -> normalize -> one DuckDB transaction with the rows and the checkpoint), or
+     * with `continueForMs` batch after batch (activities/batchRun.ts), heartbeating after each commit.
+     */
+    async syncBatch(input: BatchRunInput): Promise<BatchResult> {
       const sync = need(deps.sync, 'the sync core');
       const ctx = Context.current();
       const log = deps.logger.child({ partition: input.partition.id, stream: input.partition.stream, workflowId: ctx.info.workflowExecution?.workflowId });
+      const beatWith = (checkpoint: CheckpointView | undefined) => ctx.heartbeat(checkpoint && { pageToken: checkpoint.pageToken !== null, rows: checkpoint.rows, pages: checkpoint.pages });
       // Heartbeat with the durable checkpoint so the server can tell a stuck attempt from a slow one.
       const beat = setInterval(() => {
-        sync.readCheckpoint(input.partition.id).then(
-          (checkpoint) => ctx.heartbeat(checkpoint && { pageToken: checkpoint.pageToken !== null, rows: checkpoint.rows, pages: checkpoint.pages }),
-          () => ctx.heartbeat(),
-        );
+        sync.readCheckpoint(input.partition.id).then(beatWith, () => ctx.heartbeat());
       }, 3_000);
+      const turn = await turns.take(input.partition.id);
+      if (turn.superseded) log.warn({ attempt: ctx.info.attempt }, 'an earlier attempt of this partition was still running; it stopped at its batch boundary');
+      const stop = AbortSignal.any([turn.signal, ctx.cancellationSignal]);
       try {
-        const result = await sync.syncBatch(input);
-        log.debug({ rows: result.rows, pages: result.pages, done: result.done }, 'batch committed');
+        const result = await runBatches(sync, input, { logger: log, signal: stop, committed: beatWith });
+        log.debug({ rows: result.rows, pages: result.pages, done: result.done }, 'batches committed');
         return result;
       } catch (error) {
         const failure = toTemporalFailure(error);
         log.warn({ err: { name: failure.name, message: failure.message } }, 'batch failed');
         throw failure;
       } finally {
+        turn.release();
         clearInterval(beat);
       }
     },

@@ -1,7 +1,9 @@
 /**
  * The pipeline's activities without Temporal: the worker's real runtime (API client, DuckDB
  * warehouse, sync core) and a syncBatch loop per partition, `partitionConcurrency` partitions at once
- * (p-limit), the same maxPagesPerBatch. The difference to bench/pipeline.ts is orchestration alone.
+ * (p-limit), the same maxPagesPerBatch, under the worker's heap budget (worker/heapBudget.ts: the
+ * worker's memory policy, which the pipeline's in-process worker runs under too). The difference to
+ * bench/pipeline.ts is orchestration alone.
  *
  *   npx tsx bench/direct.ts            (BENCH_PARTITIONS=6, BENCH_PAGES_PER_BATCH=20)
  */
@@ -9,6 +11,7 @@ import pLimit from 'p-limit';
 import { buildRuntime } from '../worker/runtime.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
+import { startHeapBudget } from '../worker/heapBudget.ts';
 import { countRows } from './benchWorld.ts';
 
 export interface LoadResult {
@@ -20,8 +23,10 @@ export interface LoadResult {
   cpuMs: number;
 }
 
-export async function runDirect(config: ResolvedConfig, maxPagesPerBatch: number): Promise<LoadResult> {
+/** `heapBudget: false` runs without the worker's heap budget (V8 collects when it likes; more RSS, fewer full collections). */
+export async function runDirect(config: ResolvedConfig, maxPagesPerBatch: number, options: { heapBudget?: boolean } = {}): Promise<LoadResult> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn' });
+  const stopHeapBudget = options.heapBudget === false ? () => undefined : startHeapBudget(config.worker.heapBudgetMb, logger);
   // No API key: the keyless budget until the server's ratelimit headers announce the real one.
   const runtime = await buildRuntime(config, logger, {});
   try {
@@ -51,6 +56,7 @@ export async function runDirect(config: ResolvedConfig, maxPagesPerBatch: number
     const committed = await countRows(runtime.warehouse);
     return { pages, rows, committedRows: committed.total, ms, cpuMs: (used.user + used.system) / 1000 };
   } finally {
+    stopHeapBudget();
     await runtime.close();
   }
 }

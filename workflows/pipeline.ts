@@ -24,6 +24,8 @@ export interface PipelineInput {
   streams?: StreamName[];
   partitionConcurrency: number;
   maxPagesPerBatch: number;
+  /** How long one batch activity keeps committing batches (workflows/partition.ts; default 10 s, 0: one batch per activity). */
+  activityBudgetMs?: number;
   /** Export Parquet when every partition is done. */
   exportParquet: boolean;
   /**
@@ -111,7 +113,7 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
       const child = await startChild(partitionWorkflow, {
         workflowId: entry.workflowId,
         ...(taskQueue ? { taskQueue } : {}),
-        args: [{ partition: spec, mode: input.mode, runId, snapshotAt: status.snapshotAt, maxPagesPerBatch: input.maxPagesPerBatch }],
+        args: [{ partition: spec, mode: input.mode, runId, snapshotAt: status.snapshotAt, maxPagesPerBatch: input.maxPagesPerBatch, activityBudgetMs: input.activityBudgetMs }],
         // A closed partition workflow may run again; a running one is never started twice.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,

@@ -51,7 +51,7 @@ def main() -> int:
     resources = [
         {
             "name": r["table"],
-            "endpoint": {"path": r["path"], "data_selector": r["listKey"], "params": {"pageSize": job["pageSize"]}},
+            "endpoint": {"path": r["path"], "data_selector": r["listKey"], "params": {"pageSize": job["pageSize"], **r.get("params", {})}},
             **({"parallelized": True} if tuned else {}),
         }
         for r in job["lists"]

@@ -15,7 +15,10 @@ import { capturedLogger } from '../helpers/silentLogger.ts';
  */
 class ScriptedSync implements SyncPort {
   readonly committed = new Map<string, number[]>();
-  quotaErrorsLeft = 1;
+  /** Set when partition b reaches two pages: the quota is spent until then, and every call before it fails (as the API's would). */
+  quotaResetAt: number | undefined;
+  quotaErrors = 0;
+  readonly calls = new Map<string, number>();
   constructor(private readonly pagesPerPartition: number) {}
 
   async planPartitions(input: { discovered?: boolean }): Promise<PartitionSpec[]> {
@@ -25,11 +28,15 @@ class ScriptedSync implements SyncPort {
 
   async syncBatch(input: BatchInput): Promise<BatchResult> {
     const id = input.partition.id;
+    this.calls.set(id, (this.calls.get(id) ?? 0) + 1);
     if (id.endsWith('/bad')) throw Object.assign(new Error('Invalid address format'), { kind: 'non-retryable' });
     const pages = this.committed.get(id) ?? [];
-    if (id.endsWith('/b') && pages.length === 2 && this.quotaErrorsLeft > 0) {
-      this.quotaErrorsLeft -= 1;
-      throw Object.assign(new Error('daily quota exhausted'), { kind: 'quota-exhausted', resetAt: new Date(Date.now() + 1500) });
+    if (id.endsWith('/b') && pages.length === 2) {
+      this.quotaResetAt ??= Date.now() + 1500;
+      if (Date.now() < this.quotaResetAt) {
+        this.quotaErrors += 1;
+        throw Object.assign(new Error('daily quota exhausted'), { kind: 'quota-exhausted', resetAt: new Date(this.quotaResetAt) });
+      }
     }
     let fetched = 0;
     while (fetched < input.maxPages && pages.length < this.pagesPerPartition) {
@@ -72,10 +79,40 @@ describe('pipeline and partition workflows', () => {
     }
     expect(byId['evm.blocks/bad'].state).toBe('failed');
     expect(byId['evm.blocks/bad'].error).toBe('Invalid address format');
-    expect(sync.quotaErrorsLeft).toBe(0);
+    expect(sync.quotaErrors).toBeGreaterThan(0);
 
     // The quota pause happened inside the partition workflow, as a durable timer.
     const history = await tw.client.workflow.getHandle(partitionWorkflowId('evm.blocks/b', tw.taskQueue)).fetchHistory();
     expect(history.events?.some((e) => e.timerStartedEventAttributes)).toBe(true);
+
+    // One activity ran all four batches of a partition (each its own commit).
+    expect(sync.calls.get('evm.blocks/a')).toBe(4);
+    expect(await scheduledActivities(tw, 'evm.blocks/a')).toBe(1);
   });
 });
+
+describe('partition workflow with activityBudgetMs 0', () => {
+  let tw: TestWorker;
+  const sync = new ScriptedSync(7);
+  beforeAll(async () => {
+    tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger('warn').logger, sync }) });
+  });
+  afterAll(async () => tw?.close());
+
+  it('runs one batch per activity', async () => {
+    const status = await tw.run(() =>
+      tw.client.workflow.execute(pipelineWorkflow, {
+        taskQueue: tw.taskQueue,
+        workflowId: `pipeline-${tw.taskQueue}`,
+        args: [{ mode: 'backfill', partitionConcurrency: 2, maxPagesPerBatch: 2, activityBudgetMs: 0, exportParquet: false }],
+      }),
+    );
+    expect(status.partitions.find((p) => p.partitionId === 'evm.blocks/a')).toMatchObject({ state: 'done', pages: 7 });
+    expect(await scheduledActivities(tw, 'evm.blocks/a')).toBe(4);
+  });
+});
+
+async function scheduledActivities(tw: TestWorker, partitionId: string): Promise<number> {
+  const history = await tw.client.workflow.getHandle(partitionWorkflowId(partitionId, tw.taskQueue)).fetchHistory();
+  return history.events?.filter((e) => e.activityTaskScheduledEventAttributes).length ?? 0;
+}

@@ -31,8 +31,10 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
       // Close the open version of every key whose tracked columns changed in this snapshot.
       `UPDATE ${t} AS t SET valid_to = s.valid_from FROM ${s} AS s WHERE ${keyMatch} AND t.valid_to IS NULL AND t.valid_from < s.valid_from AND (${changed})`,
       // Open a version for every key without one (new keys and the ones just closed); a retried
-      // snapshot finds its version already there, open or closed.
-      `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s} AS s WHERE NOT EXISTS (SELECT 1 FROM ${t} AS t WHERE ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from))`,
+      // snapshot finds its version already there, open or closed. An anti join, not NOT EXISTS: the
+      // same rows, but DuckDB runs the correlated subquery with its OR far slower (this statement's CPU
+      // over the two pn.validators commits of a bench:write-path run, 7 pages each: 10.2 ms to 2.2 ms).
+      `INSERT INTO ${t} (${cols}) SELECT ${def.columns.map((c) => `s.${ident(c.name)}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from)`,
     ];
   }
   if (options.constrained) {

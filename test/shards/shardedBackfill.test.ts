@@ -70,10 +70,13 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
 
   it('spreads the partitions over the shards, keeps the others going while one is down (mid-run or at the start), and the union equals ground truth', async () => {
     const workflowId = `shards-backfill-${config.temporal.taskQueue}`;
+    // One batch per activity call (activityBudgetMs 0): the partitions' progress queries then move at
+    // every batch, so the test can catch a shard with committed batches of an unfinished walk. (With
+    // the default budget one call commits for up to 10 s and this small world's walks finish in one.)
     const handle = await client.workflow.start(pipelineWorkflow, {
       taskQueue: config.temporal.taskQueue,
       workflowId,
-      args: [{ mode: 'backfill', streams: config.streams, partitionConcurrency: 2, maxPagesPerBatch: 2, exportParquet: true, shards: SHARDS }],
+      args: [{ mode: 'backfill', streams: config.streams, partitionConcurrency: 2, maxPagesPerBatch: 2, activityBudgetMs: 0, exportParquet: true, shards: SHARDS }],
     });
 
     // Wait until some shard has a walk in progress and unfinished work left, then SIGKILL it.

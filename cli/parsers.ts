@@ -14,6 +14,12 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number (0 or more), got "${value}"`);
+  return n;
+}
+
 /** --streams: a comma-separated list; the names are checked against the catalog before the command runs (checkStreams). */
 export function parseStreams(value: string): StreamName[] {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);

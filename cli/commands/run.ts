@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { configFor } from '../globalConfig.ts';
-import { parsePositiveInt, parseStreams } from '../parsers.ts';
+import { parseNonNegativeInt, parsePositiveInt, parseStreams } from '../parsers.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 
 interface RunOptions {
@@ -8,6 +8,7 @@ interface RunOptions {
   export: boolean;
   detach?: boolean;
   maxPages: number;
+  activityBudget: number;
   json?: boolean;
 }
 
@@ -19,6 +20,7 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
     .option('--no-export', 'skip the Parquet export at the end')
     .option('--detach', 'start the run and return (needs TEMPORAL_ADDRESS and a running worker)')
     .option('--max-pages <n>', 'pages per batch activity', parsePositiveInt, 20)
+    .option('--activity-budget <ms>', 'one batch activity keeps committing batches for up to this long (0: one batch per activity)', parseNonNegativeInt, 0)
     .option('--json', 'print the final status as JSON')
     .action(async (opts: RunOptions, command: Command) => {
       const config = await configFor(command);
@@ -30,6 +32,7 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
           streams: opts.streams ?? config.streams,
           partitionConcurrency: config.partitionConcurrency,
           maxPagesPerBatch: opts.maxPages,
+          activityBudgetMs: opts.activityBudget,
           exportParquet: opts.export,
           ...(config.shards.length ? { shards: config.shards } : {}),
         });

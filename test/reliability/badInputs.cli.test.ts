@@ -57,6 +57,7 @@ describe.concurrent('CLI arguments', () => {
     ['unknown stream', ['backfill', '--streams', 'evm.blocks,evm.nope'], /--streams.*unknown stream "evm\.nope"/],
     ['--max-pages 0', ['backfill', '--max-pages', '0'], /--max-pages.*positive integer.*"0"/],
     ['--max-pages abc', ['sync', '--max-pages', 'abc'], /--max-pages.*positive integer.*"abc"/],
+    ['--activity-budget -5', ['backfill', '--activity-budget', '-5'], /--activity-budget.*whole number.*"-5"/],
     ['schedule create without --cron', ['schedule', 'create'], /required option '--cron <expr>'/],
     ['bad --cron', ['schedule', 'create', '--cron', 'x'], /--cron.*"x"/],
     ['bad --catchup-window', ['schedule', 'create', '--cron', '0 3 * * *', '--catchup-window', '5parsecs'], /--catchup-window.*"5parsecs"/],

@@ -67,7 +67,8 @@ describe('pipeline and partition workflows', () => {
       tw.client.workflow.execute(pipelineWorkflow, {
         taskQueue: tw.taskQueue,
         workflowId: `pipeline-${tw.taskQueue}`,
-        args: [{ mode: 'backfill', partitionConcurrency: 2, maxPagesPerBatch: 2, exportParquet: false }],
+        // A 10 s activity budget: one activity call commits batch after batch.
+        args: [{ mode: 'backfill', partitionConcurrency: 2, maxPagesPerBatch: 2, activityBudgetMs: 10_000, exportParquet: false }],
       }),
     );
     const byId = Object.fromEntries(status.partitions.map((p) => [p.partitionId, p]));
@@ -91,7 +92,7 @@ describe('pipeline and partition workflows', () => {
   });
 });
 
-describe('partition workflow with activityBudgetMs 0', () => {
+describe('partition workflow with the default activity budget (0)', () => {
   let tw: TestWorker;
   const sync = new ScriptedSync(7);
   beforeAll(async () => {
@@ -104,7 +105,7 @@ describe('partition workflow with activityBudgetMs 0', () => {
       tw.client.workflow.execute(pipelineWorkflow, {
         taskQueue: tw.taskQueue,
         workflowId: `pipeline-${tw.taskQueue}`,
-        args: [{ mode: 'backfill', partitionConcurrency: 2, maxPagesPerBatch: 2, activityBudgetMs: 0, exportParquet: false }],
+        args: [{ mode: 'backfill', partitionConcurrency: 2, maxPagesPerBatch: 2, exportParquet: false }],
       }),
     );
     expect(status.partitions.find((p) => p.partitionId === 'evm.blocks/a')).toMatchObject({ state: 'done', pages: 7 });

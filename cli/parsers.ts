@@ -8,17 +8,17 @@ export function parsePort(value: string): number {
   return n;
 }
 
-export function parsePositiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
-  return n;
-}
+/** A whole number of at least `min` (safe integer, digits only), named in the error as `expected`. */
+const integerAtLeast =
+  (min: number, expected: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+    return n;
+  };
 
-export function parseNonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number (0 or more), got "${value}"`);
-  return n;
-}
+export const parsePositiveInt = integerAtLeast(1, 'a positive integer');
+export const parseNonNegativeInt = integerAtLeast(0, 'a whole number (0 or more)');
 
 /** --streams: a comma-separated list; the names are checked against the catalog before the command runs (checkStreams). */
 export function parseStreams(value: string): StreamName[] {

@@ -34,5 +34,5 @@ export async function runMaintenance<K extends keyof MaintenanceWorkflows>(
   const [{ withSession }, maintenance, sharded] = await Promise.all([import('./session.ts'), import('../workflows/maintenance.ts'), import('../workflows/shards.ts')]);
   const workflows: MaintenanceWorkflows = { ...maintenance, ...sharded };
   const queue = (session: Session): Session => (options.taskQueue ? { ...session, taskQueue: options.taskQueue } : session);
-  return await withSession(config, (session) => runOnWorker(queue(session), workflows[name], `glacier-${name.replace(/Workflow$/, '').replace(/^sharded(.)/, (_, c: string) => c.toLowerCase())}`, args));
+  return await withSession(config, (session) => runOnWorker(queue(session), workflows[name], `glacier-${name.replace(/^sharded|Workflow$/g, '').toLowerCase()}`, args));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import type { CommitStep } from '../../activities/warehouse/index.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { firstChainTxHashes, startHarness, type Harness } from './harness.ts';
 
 /**
  * A batch aborted at every step of the commit leaves rows and checkpoint either both advanced or both
@@ -23,10 +23,8 @@ const state = async () => {
 beforeAll(async () => {
   h = await startHarness({
     config: async (sim) => {
-      const evm = sim.world.describe().evm as unknown as { chains: { chainId: string }[] };
-      const chainId = evm.chains[0].chainId;
-      const txs = (await sim.groundTruth('GET', `/v1/chains/${chainId}/transactions`)) as { txHash: string }[];
-      return { streams: ['evm.transaction_details'], evmChains: [{ chainId, transactions: txs.slice(0, 12).map((t) => t.txHash) }] };
+      const { chainId, hashes } = await firstChainTxHashes(sim, 12);
+      return { streams: ['evm.transaction_details'], evmChains: [{ chainId, transactions: hashes }] };
     },
   });
   [partition] = await h.core.planPartitions({});

@@ -72,4 +72,12 @@ export async function truth(sim: Simulator, path: string, query: Record<string, 
   return (await sim.groundTruth(method, path, query, body)) as Record<string, unknown>[];
 }
 
+/** The first EVM chain of the world and the hashes of its latest `count` transactions (ground truth). */
+export async function firstChainTxHashes(sim: Simulator, count: number): Promise<{ chainId: string; hashes: string[] }> {
+  const evm = sim.world.describe().evm as unknown as { chains: { chainId: string }[] };
+  const chainId = evm.chains[0].chainId;
+  const txs = (await sim.groundTruth('GET', `/v1/chains/${chainId}/transactions`)) as { txHash: string }[];
+  return { chainId, hashes: txs.slice(0, count).map((t) => t.txHash) };
+}
+
 export const sorted = <T>(xs: T[]) => [...xs].sort();

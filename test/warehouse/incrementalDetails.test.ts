@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamCosts } from '../../activities/sync/streamCosts.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { compareWithTruth } from '../helpers/truthTables.ts';
-import { drain, startHarness, type Harness } from './harness.ts';
+import { drain, firstChainTxHashes, startHarness, type Harness } from './harness.ts';
 
 /**
  * evm.transaction_details: details of mined transactions are final, so a sync asks only for hashes
@@ -29,10 +29,9 @@ const exact = async (p: PartitionSpec) => {
 beforeAll(async () => {
   h = await startHarness({
     config: async (sim) => {
-      const evm = sim.world.describe().evm as unknown as { chains: { chainId: string }[] };
-      const chainId = evm.chains[0].chainId;
-      const txs = (await sim.groundTruth('GET', `/v1/chains/${chainId}/transactions`)) as { txHash: string }[];
-      hashes = txs.slice(0, 20).map((t) => t.txHash);
+      const first = await firstChainTxHashes(sim, 20);
+      const chainId = first.chainId;
+      hashes = first.hashes;
       return { streams: ['evm.transaction_details'], evmChains: [{ chainId, transactions: hashes.slice(0, 8) }] };
     },
   });

@@ -39,10 +39,19 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
   let stopHeapBudget: (() => void) | undefined;
   let address = config.temporalAddress;
   if (!address) {
-    server = await new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
+    // The dev server's start-up (about 1.3 s, mostly its own process) overlaps opening the warehouse.
+    const starting = new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
+    const opening = buildRuntime(config, logger);
+    const [started, opened] = await Promise.allSettled([starting, opening]);
+    if (started.status === 'rejected' || opened.status === 'rejected') {
+      if (started.status === 'fulfilled') await started.value.stop();
+      if (opened.status === 'fulfilled') await opened.value.close();
+      throw started.status === 'rejected' ? started.reason : (opened as PromiseRejectedResult).reason;
+    }
+    server = started.value;
+    runtime = opened.value;
     address = server.address;
     stopHeapBudget = startHeapBudget(config.worker.heapBudgetMb, logger);
-    runtime = await buildRuntime(config, logger);
     const created = await createWorker({
       address,
       namespace: config.temporal.namespace,
@@ -70,9 +79,9 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await workerRun?.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
       await closeWorkerConnection?.();
-      await runtime?.close();
       stopHeapBudget?.();
-      await server?.stop();
+      // Independent once the worker is down: the warehouse's last checkpoint and the dev server's shutdown (about 1 s) overlap.
+      await Promise.all([runtime?.close(), server?.stop()]);
     },
   };
 }

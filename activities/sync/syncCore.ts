@@ -5,6 +5,7 @@ import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
 import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
+import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
 import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
@@ -19,6 +20,8 @@ export interface SyncCoreDeps {
   warehouse: Warehouse;
   config: ResolvedConfig;
   logger: Logger;
+  /** Pending cells past which a batch commits what it has and goes on (default COMMIT_MAX_CELLS; tests lower it). */
+  commitMaxCells?: number;
 }
 
 export interface SyncCore {
@@ -47,6 +50,7 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: R
  */
 export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   const { client, warehouse, config, logger } = deps;
+  const commitMaxCells = deps.commitMaxCells ?? COMMIT_MAX_CELLS;
 
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
@@ -184,6 +188,9 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         log.debug({ pages, rows }, 'walk complete');
         return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
       }
+      // A batch of wide or large pages (5,000 holders a page) commits as it goes, so no commit
+      // outgrows the warehouse's memory; the walk state after this page is the checkpoint.
+      if (cellsOf({ tables: [...pending.byTable.values()] }) >= commitMaxCells) await flush(false);
     }
     await walker.return(undefined);
     await flush(false);

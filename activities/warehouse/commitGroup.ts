@@ -13,25 +13,38 @@ export interface GroupMember {
   tables: ColumnBatch[];
 }
 
-/** At most this many rows go into one group; the rest wait for the next commit. */
-export const GROUP_MAX_ROWS = 50_000;
+/**
+ * At most this many cells (rows x columns, over every table) go into one commit: the stage tables hold
+ * a commit's rows uncompressed in DuckDB's buffer pool, so a commit must fit well inside the
+ * warehouse's memory limit (64 MB by default), beside the table blocks and hash tables its merge
+ * pins. Cells, not rows: a P-chain transaction row is many times wider than a block row. Measured
+ * (duckdb_memory(), long-history bench world, 6 partitions, 50-page batches): with a 50,000-row cap
+ * the stages peaked at 260 MB and a commit failed to pin a block under the 64 MB limit; at 250,000
+ * cells (roughly 10-20 MB of values) a commit still writes thousands of rows.
+ */
+export const COMMIT_MAX_CELLS = 250_000;
+
+/** Cells of a member: what it adds to a commit's stages. */
+export function cellsOf(member: GroupMember): number {
+  return member.tables.reduce((n, t) => n + t.rows * t.table.columns.length, 0);
+}
 
 /**
- * The members that go into the next commit, in arrival order: as many as fit GROUP_MAX_ROWS (at least
- * one). A member that writes an SCD2 table already written by an earlier member of the group waits:
+ * The members that go into the next commit, in arrival order: as many as fit COMMIT_MAX_CELLS (at
+ * least one; the sync core flushes a batch at that size, so one member stays about that big). A member that writes an SCD2 table already written by an earlier member of the group waits:
  * the version-closing UPDATE must see one new version per key per statement.
  */
 export function takeGroup<M extends GroupMember>(waiting: M[]): M[] {
   const group: M[] = [];
   const scd2 = new Set<string>();
-  let rows = 0;
+  let cells = 0;
   for (let i = 0; i < waiting.length; i++) {
     const member = waiting[i];
-    const memberRows = member.tables.reduce((n, t) => n + t.rows, 0);
+    const memberCells = cellsOf(member);
     const clash = member.tables.some((t) => t.table.merge === 'scd2' && t.rows > 0 && scd2.has(t.table.name));
-    if (group.length > 0 && (clash || rows + memberRows > GROUP_MAX_ROWS)) break;
+    if (group.length > 0 && (clash || cells + memberCells > COMMIT_MAX_CELLS)) break;
     for (const t of member.tables) if (t.table.merge === 'scd2' && t.rows > 0) scd2.add(t.table.name);
-    rows += memberRows;
+    cells += memberCells;
     group.push(member);
   }
   waiting.splice(0, group.length);

@@ -9,7 +9,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
-import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
+import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
@@ -102,6 +102,18 @@ export const DEFAULT_MEMORY_LIMIT = '64MB';
 const CHUNK_ROWS = 2048;
 
 /**
+ * DuckDB checkpoints once its WAL passes this size. Until then committed rows sit in the buffer pool
+ * uncompressed, about four times their WAL size (duckdb_memory(): 57-60 MB of IN_MEMORY_TABLE at
+ * DuckDB's default 16 MB threshold, at the end of a long-history bench backfill), and a checkpoint
+ * must pin blocks on top of them: under the 64 MB default limit one failed ("failed to pin block",
+ * a FATAL error that invalidates the database). An eighth of the memory limit keeps them to about
+ * half of it; DuckDB's own 16 MB once the limit is 128 MB or more.
+ */
+export function checkpointThreshold(memoryLimit: string): string {
+  return `${Math.max(1, Math.min(16, Math.floor(duckdbSizeBytes(memoryLimit) / 8 / 2 ** 20)))}MiB`;
+}
+
+/**
  * One DuckDB file, owned by one process. Writes go through one connection, one transaction at a time
  * (SerialQueue); reads use a second connection and so only ever see committed data.
  */
@@ -142,7 +154,8 @@ export class Warehouse {
       throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
     }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path, { memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT });
+    const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+    const instance = await DuckDBInstance.create(path, { memory_limit: memoryLimit, checkpoint_threshold: checkpointThreshold(memoryLimit) });
     const writer = await instance.connect();
     await applySchema(writer);
     const reader = await instance.connect();

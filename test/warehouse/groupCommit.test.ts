@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP_MAX_ROWS, takeGroup } from '../../activities/warehouse/commitGroup.ts';
+import { COMMIT_MAX_CELLS, takeGroup } from '../../activities/warehouse/commitGroup.ts';
 import { concatUnique, openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import type { TableDef } from '../../activities/warehouse/tableDef.ts';
@@ -14,8 +14,8 @@ const batch = (rows: ReturnType<typeof block>[], table: TableDef = blocks) => ({
 const checkpoint = (partitionId: string, rows: number) => ({ partitionId, stream: 'evm.blocks' as StreamName, pageToken: `t-${rows}`, cursor: { n: rows }, rows, pages: 1, complete: false });
 
 describe('takeGroup / concatUnique', () => {
-  it('takes waiting batches in order up to the row limit, always at least one', () => {
-    const big = { tables: [{ table: blocks, columns: [], rows: GROUP_MAX_ROWS }] };
+  it('takes waiting batches in order up to the cell limit, always at least one', () => {
+    const big = { tables: [{ table: blocks, columns: [], rows: Math.ceil(COMMIT_MAX_CELLS / blocks.columns.length) }] };
     const small = batch([block(1)]);
     const waiting = [small, small, big, small];
     expect(takeGroup(waiting)).toHaveLength(2);

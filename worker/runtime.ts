@@ -45,7 +45,10 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     maxQuotaWaitMs: config.api.maxQuotaWaitMs,
     logger: logger.child({ component: 'api' }),
   });
-  const warehouse = await openWarehouse(ownWarehousePath(config), { memoryLimit: config.warehouse.memoryLimit });
+  const warehouse = await openWarehouse(ownWarehousePath(config), {
+    memoryLimit: config.warehouse.memoryLimit,
+    onReopen: (cause) => logger.error({ err: cause }, 'DuckDB raised a fatal error: warehouse file opened again (the failed batch is retried from its checkpoint)'),
+  });
   const apiKeyCount = apiKeysFromEnv(env).length;
   const metrics =
     config.worker.metricsPort === undefined

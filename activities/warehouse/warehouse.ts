@@ -9,7 +9,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
-import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
+import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
@@ -94,24 +94,14 @@ export interface OpenOptions {
    * cached table data grow with the warehouse. Merges and exports spill to disk past it.
    */
   memoryLimit?: string;
+  /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
+  onReopen?: (cause: unknown) => void;
 }
 
 /** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
 export const DEFAULT_MEMORY_LIMIT = '64MB';
 
 const CHUNK_ROWS = 2048;
-
-/**
- * DuckDB checkpoints once its WAL passes this size. Until then committed rows sit in the buffer pool
- * uncompressed, about four times their WAL size (duckdb_memory(): 57-60 MB of IN_MEMORY_TABLE at
- * DuckDB's default 16 MB threshold, at the end of a long-history bench backfill), and a checkpoint
- * must pin blocks on top of them: under the 64 MB default limit one failed ("failed to pin block",
- * a FATAL error that invalidates the database). An eighth of the memory limit keeps them to about
- * half of it; DuckDB's own 16 MB once the limit is 128 MB or more.
- */
-export function checkpointThreshold(memoryLimit: string): string {
-  return `${Math.max(1, Math.min(16, Math.floor(duckdbSizeBytes(memoryLimit) / 8 / 2 ** 20)))}MiB`;
-}
 
 /**
  * One DuckDB file, owned by one process. Writes go through one connection, one transaction at a time
@@ -134,9 +124,9 @@ export class Warehouse {
 
   private constructor(
     readonly path: string,
-    private readonly instance: DuckDBInstance,
-    private readonly writer: DuckDBConnection,
-    private readonly reader: DuckDBConnection,
+    private instance: DuckDBInstance,
+    private writer: DuckDBConnection,
+    private reader: DuckDBConnection,
     /** Tables created with a PRIMARY KEY constraint by an earlier version (merged with DuckDB's upsert). */
     private readonly constrained: ReadonlySet<string>,
     private readonly options: OpenOptions,
@@ -154,11 +144,8 @@ export class Warehouse {
       throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
     }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
-    const instance = await DuckDBInstance.create(path, { memory_limit: memoryLimit, checkpoint_threshold: checkpointThreshold(memoryLimit) });
-    const writer = await instance.connect();
+    const { instance, writer, reader } = await openFile(path, options);
     await applySchema(writer);
-    const reader = await instance.connect();
     const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
     return new Warehouse(path, instance, writer, reader, new Set(constrained), options);
   }
@@ -166,6 +153,33 @@ export class Warehouse {
   private async fault(step: CommitStep): Promise<void> {
     if (this.faultHook) await this.faultHook(step);
   }
+
+  /**
+   * After a fatal DuckDB error (one that invalidates the database, such as a checkpoint that could
+   * not pin a block under the memory limit) every later statement fails until the database is
+   * opened again. The file is consistent (committed work is in it or its WAL, which opening
+   * replays), so the warehouse closes the instance and opens the file again; what was committed is
+   * read back, since a failed COMMIT may still have reached the WAL. Runs on the write queue.
+   */
+  private async reopen(cause: unknown): Promise<void> {
+    for (const close of [() => this.writer.closeSync(), () => this.reader.closeSync(), () => this.instance.closeSync()]) {
+      try {
+        close();
+      } catch {
+        // an invalidated database may refuse; the next open replaces it
+      }
+    }
+    const { instance, writer, reader } = await openFile(this.path, this.options);
+    Object.assign(this, { instance, writer, reader });
+    this.staged.clear();
+    this.prepared.clear();
+    this.checkpoints = undefined;
+    this.reopened += 1;
+    this.options.onReopen?.(cause);
+  }
+
+  /** Times the file was opened again after a fatal DuckDB error (tests, logs). */
+  reopened = 0;
 
   private async stageTable(def: TableDef): Promise<string> {
     const stage = `_stage_${def.name}`;
@@ -217,6 +231,11 @@ export class Warehouse {
       await this.commitGroup(group, () => (committed = true));
       for (const member of group) member.resolve();
     } catch (error) {
+      if (isFatal(error)) {
+        // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again.
+        await this.reopen(error);
+        return group.forEach((member) => member.reject(error));
+      }
       // After COMMIT the rows are in: committing again would count run totals twice.
       if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
       for (const member of group) {
@@ -357,6 +376,18 @@ function toCheckpointView(row: Record<string, unknown>): CheckpointView {
     complete: Boolean(row.complete),
     updatedAt: String(row.updated_at),
   };
+}
+
+/** The instance and its two connections (writes; reads of committed data). */
+async function openFile(path: string, options: OpenOptions): Promise<{ instance: DuckDBInstance; writer: DuckDBConnection; reader: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(path, { memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT });
+  return { instance, writer: await instance.connect(), reader: await instance.connect() };
+}
+
+/** A DuckDB error after which the database must be opened again (DuckDB says FATAL and invalidates it). */
+export function isFatal(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^FATAL Error|database has been invalidated/.test(message);
 }
 
 /** Opens (creating if needed) the warehouse file and applies the schema. */

@@ -47,13 +47,31 @@ describe('commit size', () => {
   });
 });
 
-describe('checkpoint threshold', () => {
-  it('is an eighth of the memory limit, between 1 MiB and DuckDB default 16 MiB', async () => {
-    const { checkpointThreshold } = await import('../../activities/warehouse/warehouse.ts');
-    expect(checkpointThreshold('64MB')).toBe('7MiB');
-    expect(checkpointThreshold('64MiB')).toBe('8MiB');
-    expect(checkpointThreshold('1GB')).toBe('16MiB');
-    expect(checkpointThreshold('4MB')).toBe('1MiB');
-    expect(() => checkpointThreshold('lots')).toThrow(/expected a size/);
+describe('fatal DuckDB error', () => {
+  it('opens the file again: the failed batch is retried from the durable checkpoint and nothing is lost or doubled', async () => {
+    const [partition] = await h.core.planPartitions({});
+    const before = (await h.warehouse.readCheckpoint(partition.id))!;
+    // What DuckDB raises after a checkpoint fails to pin memory: the database is invalidated.
+    h.warehouse.faultHook = (step) => {
+      if (step === 'before-commit') throw new Error('FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted prior to being used again.');
+    };
+    await expect(h.core.syncBatch({ partition, maxPages: 2, mode: 'sync', runId: 'r2', snapshotAt: 2 })).rejects.toThrow(/invalidated/);
+    h.warehouse.faultHook = undefined;
+    expect(h.warehouse.reopened).toBe(1);
+    // The reopened file still answers, with the checkpoint as it was before the failed commit.
+    expect((await h.warehouse.readCheckpoint(partition.id))!.pages).toBe(before.pages);
+    const [{ n }] = await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks');
+    const blocks = await truth(h.sim, `/v1/chains/${String(partition.params.chainId)}/blocks`);
+    expect(Number(n)).toBe(blocks.length);
+    const again = await h.core.syncBatch({ partition, maxPages: 2, mode: 'sync', runId: 'r2', snapshotAt: 2 });
+    expect(again.done).toBe(true);
+    const stored = await h.warehouse.query('SELECT block_hash FROM evm_blocks ORDER BY block_number DESC');
+    expect(stored.map((r) => r.block_hash)).toEqual(blocks.map((b) => b.blockHash));
+  });
+
+  it('is told apart from other errors', async () => {
+    const { isFatal } = await import('../../activities/warehouse/warehouse.ts');
+    expect(isFatal(new Error('FATAL Error: Failed to create checkpoint because of error: failed to pin block'))).toBe(true);
+    expect(isFatal(new Error('Constraint Error: duplicate key'))).toBe(false);
   });
 });

@@ -108,7 +108,10 @@ export async function runAccounting(world: AccountingWorld, growthShare = 0.01):
   const { size, addressesPerChain } = world;
   const sim = await startBenchSimulator({ seed: world.seed, size, rateLimits: UNLIMITED });
   const tmp = tempDir('quota-accounting');
-  const config = resolveConfig(configForWorld(sim.world, { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: tmp.dir, addressesPerChain }), { GLACIER_DATA_DIR: tmp.dir });
+  const raw = configForWorld(sim.world, { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: tmp.dir, addressesPerChain });
+  // BENCH_QUOTA_MEMORY: DuckDB's buffer limit for this bench (the config default otherwise).
+  const memoryLimit = process.env.BENCH_QUOTA_MEMORY;
+  const config = resolveConfig(memoryLimit ? { ...raw, warehouse: { ...raw.warehouse, memoryLimit } } : raw, { GLACIER_DATA_DIR: tmp.dir });
   const runtime = await buildRuntime(config, createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }), {});
   try {
     let mark = (await sim.stats()).requests;

@@ -123,6 +123,8 @@ export const pnAddressTransactionsTable = defineTable<Tx>({
   primaryKey: ['network', 'blockchain_id', 'address_set', 'tx_hash'],
   pruneBy: 'block_timestamp',
   export: { partitionBy: ['network', 'blockchain_id'] },
+  // The set's new UTXOs and spends, from the transactions just linked to it (utxoDerivation.ts).
+  afterMerge: ['ops/deriveUtxosFromTransactions.sql'],
 });
 
 /**

@@ -56,6 +56,11 @@ export interface Discovered {
   chainHeads?: Map<string, number>;
   /** The streams this run plans (a stream may lean on another walked in the same run: pn.utxos on pn.transactions). */
   streams?: readonly StreamName[];
+  /** Which wave of a pipeline run is planned (unset: a plan of every partition at once, as verify and shard routing ask). */
+  wave?: 'configured' | 'derived';
+  mode?: 'backfill' | 'sync';
+  /** pn.utxos partitions (ids) whose sync must still read the UTXO list (utxoDerivation.ts); planned with the derived wave. */
+  utxoListsNeeded?: ReadonlySet<string>;
 }
 
 type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;

@@ -24,7 +24,12 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  */
 type Step = 'active' | 'lookup' | 'newest';
 const ORDER: Step[] = ['active', 'lookup', 'newest'];
-const NODE_IDS_PER_LOOKUP = 16;
+/**
+ * Node ids per lookup request (comma-separated in the query: 64 stay near 3 KB of URL). A lookup asks
+ * newest first and stops at the page that holds every validation it looks for, so a chunk of nodes
+ * with long histories costs no more than the pages down to its oldest open validation.
+ */
+const NODE_IDS_PER_LOOKUP = 64;
 
 const watchKey = (v: Validator) => `${v.nodeId}|${v.txHash ?? ''}`;
 
@@ -62,15 +67,25 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
     // Open at the last walk, not seen active now: read them by node id (all statuses), keep those validations.
     const open = new Set(c.collected ?? []);
     const gone = (c.watch ?? []).filter((k) => !open.has(k));
-    const nodeIds = [...new Set(gone.map((k) => k.split('|')[0]))];
-    const chunk = Number(apiToken?.split('/')[0] ?? 0);
-    const pageToken = apiToken?.split('/').slice(1).join('/') || undefined;
-    if (chunk * NODE_IDS_PER_LOOKUP >= nodeIds.length) return { items: [], nextPageToken: next('lookup') };
-    const r = await client.call(list, { network, minUptimePerformance: 0, nodeIds: nodeIds.slice(chunk * NODE_IDS_PER_LOOKUP, (chunk + 1) * NODE_IDS_PER_LOOKUP), pageSize: s.pageSize, pageToken });
+    const nodeOf = (k: string) => k.split('|')[0];
+    // Token: the last node id of the chunks done, the node ids of the chunk being paged, the API's token.
+    // Chunks go by node id, and a chunk being paged keeps its node ids: what a page collects leaves
+    // `gone` meanwhile, and neither the query of the next page nor the next chunk may shift with it.
+    const [after = '', paged = '', ...rest] = (apiToken ?? '').split('|');
+    const pageToken = rest.join('|') || undefined;
+    const pending = [...new Set(gone.map(nodeOf))].sort().filter((id) => id > after);
+    const chunkIds = paged ? paged.split(',') : pending.slice(0, NODE_IDS_PER_LOOKUP);
+    if (chunkIds.length === 0) return { items: [], nextPageToken: next('lookup') };
+    const r = await client.call(list, { network, minUptimePerformance: 0, nodeIds: chunkIds, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken });
     const wanted = new Set(gone);
     const items = r.validators.filter((v) => wanted.has(watchKey(v)));
-    const after = r.nextPageToken ? token('lookup', `${chunk}/${r.nextPageToken}`) : (chunk + 1) * NODE_IDS_PER_LOOKUP < nodeIds.length ? token('lookup', `${chunk + 1}/`) : next('lookup');
-    return { items, nextPageToken: after, marks: marksOf(items, false) };
+    // Every validation this chunk looks for is on this page: the pages below hold none of them.
+    const inChunk = new Set(chunkIds);
+    const allHere = gone.filter((k) => inChunk.has(nodeOf(k))).every((k) => items.some((v) => watchKey(v) === k));
+    const last = chunkIds[chunkIds.length - 1];
+    const nextPage =
+      r.nextPageToken && !allHere ? token('lookup', `${after}|${chunkIds.join(',')}|${r.nextPageToken}`) : pending.some((id) => id > last) ? token('lookup', `${last}||`) : next('lookup');
+    return { items, nextPageToken: nextPage, marks: marksOf(items, false) };
   }
   if (step === 'newest') {
     // Validations that began since the last walk, every status, down to that walk's newest.

@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { storedValidatorNodeIds } from './storedValidators.ts';
+import { derivesFromTransactions, utxoListsNeeded } from '../streams/utxoDerivation.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -58,6 +59,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const plan: Discovered = { streams: names };
     // Shards: the pipeline passes the node ids every shard stored; one warehouse reads its own.
     if (input.discovered) plan.validatorNodeIds = new Map(Object.entries(input.validatorNodeIds ?? (await storedValidatorNodeIds(warehouse))));
+    if (input.discovered !== undefined) plan.wave = input.discovered ? 'derived' : 'configured';
+    if (input.mode) plan.mode = input.mode;
+    // pn.utxos after the transactions walks: which sets still need the UTXO list.
+    if (input.discovered && selected.some((s) => s.name === 'pn.utxos') && derivesFromTransactions(plan)) plan.utxoListsNeeded = await utxoListsNeeded(warehouse, config, input.runId);
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {

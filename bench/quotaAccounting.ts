@@ -18,6 +18,7 @@
  *   of the chain. This is the world the 5% target speaks about; the small one shows the floor.
  */
 import pLimit from 'p-limit';
+import { isFatal } from '../activities/warehouse/warehouse.ts';
 import { STREAMS } from '../activities/streams/catalog.ts';
 import { streamCosts, type StreamCost } from '../activities/sync/streamCosts.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
@@ -109,8 +110,18 @@ async function run(runtime: Runtime, mode: 'backfill' | 'sync', runId: string, s
   const sync = runtime.deps.sync!;
   const seen = new Set<string>();
   const limit = pLimit(concurrency);
+  // A batch that failed on a fatal DuckDB error is retried once the warehouse has opened its file
+  // again, as the pipeline's activity retry does (its CU stays counted: the server charged it).
+  const batch = async (p: PartitionSpec, attempt = 1): Promise<boolean> => {
+    try {
+      return (await sync.syncBatch({ partition: p, maxPages: 50, mode, runId, snapshotAt })).done;
+    } catch (error) {
+      if (!isFatal(error) || attempt >= 3) throw error;
+      return batch(p, attempt + 1);
+    }
+  };
   const drain = async (p: PartitionSpec) => {
-    for (;;) if ((await sync.syncBatch({ partition: p, maxPages: 50, mode, runId, snapshotAt })).done) return;
+    while (!(await batch(p)));
   };
   // The pipeline's two waves: configured partitions, then those derived from what they stored.
   for (const discovered of [false, true]) {

@@ -81,7 +81,8 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
     const items = r.validators.filter((v) => wanted.has(watchKey(v)));
     // Every validation this chunk looks for is on this page: the pages below hold none of them.
     const inChunk = new Set(chunkIds);
-    const allHere = gone.filter((k) => inChunk.has(nodeOf(k))).every((k) => items.some((v) => watchKey(v) === k));
+    const here = new Set(items.map(watchKey));
+    const allHere = gone.filter((k) => inChunk.has(nodeOf(k))).every((k) => here.has(k));
     const last = chunkIds[chunkIds.length - 1];
     const nextPage =
       r.nextPageToken && !allHere ? token('lookup', `${after}|${chunkIds.join(',')}|${r.nextPageToken}`) : pending.some((id) => id > last) ? token('lookup', `${last}||`) : next('lookup');

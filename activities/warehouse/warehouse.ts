@@ -169,8 +169,7 @@ export class Warehouse {
         // an invalidated database may refuse; the next open replaces it
       }
     }
-    const { instance, writer, reader } = await openFile(this.path, this.options);
-    Object.assign(this, { instance, writer, reader });
+    ({ instance: this.instance, writer: this.writer, reader: this.reader } = await openFile(this.path, this.options));
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;

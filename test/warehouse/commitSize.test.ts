@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataApiClient } from '../../activities/api/index.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import { createLogger } from '../../worker/logger.ts';
-import { startHarness, truth, type Harness } from './harness.ts';
+import { firstChainId, startHarness, truth, type Harness } from './harness.ts';
 
 /**
  * A batch never commits more than the commit size allows (COMMIT_MAX_CELLS; lowered here): a batch of
@@ -15,7 +14,7 @@ let h: Harness;
 const blockCells = tableByName('evm_blocks')!.columns.length;
 
 beforeAll(async () => {
-  h = await startHarness({ config: (sim) => ({ streams: ['evm.blocks'], evmChains: [{ chainId: (sim.world.describe().evm as unknown as { chains: { chainId: string }[] }).chains[0].chainId }] }), pageSize: 10 });
+  h = await startHarness({ config: (sim) => ({ streams: ['evm.blocks'], evmChains: [{ chainId: firstChainId(sim) }] }), pageSize: 10 });
 });
 
 afterAll(async () => {
@@ -24,10 +23,8 @@ afterAll(async () => {
 
 describe('commit size', () => {
   it('a batch past the cell budget commits every few pages, and the warehouse equals the list', async () => {
-    const logger = createLogger({ level: 'silent' });
-    const client = createDataApiClient({ baseUrl: h.sim.baseUrl, metricsUrl: h.sim.metricsUrl, tier: 'pro', concurrency: 1, logger, rateLimitOverride: { perWindow: 1e9, perDay: 1e12, metrics: { perWindow: 1e9, perDay: 1e12 } } });
     // Three pages of ten blocks fill the budget: a 7-page batch commits after pages 3 and 6, then at its end.
-    const core = createSyncCore({ client, warehouse: h.warehouse, config: h.config, logger, commitMaxCells: 30 * blockCells });
+    const core = createSyncCore({ client: h.client, warehouse: h.warehouse, config: h.config, logger: createLogger({ level: 'silent' }), commitMaxCells: 30 * blockCells });
     const [partition] = await core.planPartitions({});
     const commits: number[] = [];
     h.warehouse.faultHook = async (step) => {

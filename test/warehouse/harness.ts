@@ -5,6 +5,9 @@ import { createDataApiClient } from '../../activities/api/index.ts';
 import { createSyncCore, type SyncCore } from '../../activities/sync/index.ts';
 import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
+import type { DataApiClient } from '../../activities/api/index.ts';
+import { expect } from 'vitest';
+import { compareWithTruth } from '../helpers/truthTables.ts';
 import { resolveConfig, validateConfig, type ResolvedConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator/index.ts';
@@ -15,6 +18,8 @@ export interface Harness {
   dir: string;
   warehouse: Warehouse;
   config: ResolvedConfig;
+  /** The client the core uses (a test may build a second core over it). */
+  client: DataApiClient;
   core: SyncCore;
   close(): Promise<void>;
 }
@@ -41,6 +46,7 @@ export async function startHarness(options: { sim?: SimulatorOptions; config: (s
     dir,
     warehouse,
     config,
+    client,
     core,
     async close() {
       await warehouse.close();
@@ -73,11 +79,35 @@ export async function truth(sim: Simulator, path: string, query: Record<string, 
 }
 
 /** The first EVM chain of the world and the hashes of its latest `count` transactions (ground truth). */
+/** The id of the world's first EVM chain. */
+export function firstChainId(sim: Simulator): string {
+  return (sim.world.describe().evm as unknown as { chains: { chainId: string }[] }).chains[0].chainId;
+}
+
 export async function firstChainTxHashes(sim: Simulator, count: number): Promise<{ chainId: string; hashes: string[] }> {
-  const evm = sim.world.describe().evm as unknown as { chains: { chainId: string }[] };
-  const chainId = evm.chains[0].chainId;
+  const chainId = firstChainId(sim);
   const txs = (await sim.groundTruth('GET', `/v1/chains/${chainId}/transactions`)) as { txHash: string }[];
   return { chainId, hashes: txs.slice(0, count).map((t) => t.txHash) };
 }
 
 export const sorted = <T>(xs: T[]) => [...xs].sort();
+
+/** Every table of the partitions equals the simulator's ground truth row for row; the comparisons, for further checks. */
+export async function expectExact(h: Harness, partitions: PartitionSpec[], snapshotAt: number) {
+  const compared = await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt });
+  for (const c of compared) {
+    expect({ table: c.table, lost: c.lost, duplicated: c.duplicated, examples: c.examples }).toEqual({ table: c.table, lost: 0, duplicated: 0, examples: [] });
+  }
+  return compared;
+}
+
+/** The small world, its mainnet primary-network address set on all three chains, pn.transactions and pn.utxos (the UTXO tests). */
+export function startUtxoHarness(): Promise<Harness> {
+  return startHarness({
+    sim: { size: 'small' },
+    config: (sim) => {
+      const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>).mainnet;
+      return { streams: ['pn.transactions', 'pn.utxos'], networks: [{ network: 'mainnet', chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6) }] };
+    },
+  });
+}

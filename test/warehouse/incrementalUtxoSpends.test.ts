@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamCosts } from '../../activities/sync/streamCosts.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
-import { compareWithTruth } from '../helpers/truthTables.ts';
-import { drain, startHarness, type Harness } from './harness.ts';
+import { drain, expectExact, startUtxoHarness, type Harness } from './harness.ts';
 
 /**
  * pn.utxos in a run that also walks pn.transactions: the spends of stored UTXOs come from the
@@ -12,25 +11,14 @@ import { drain, startHarness, type Harness } from './harness.ts';
  */
 
 let h: Harness;
-const NET = 'mainnet';
 
 /** pn.utxos's own spends walk is the only request that lists transactions oldest first. */
 const spendWalkRequests = () => h.sim.stats().log.filter((e) => e.path.endsWith('/transactions') && /(^|&)sortOrder=asc(&|$)/.test(e.query)).length;
 
-const exact = async (partitions: PartitionSpec[], snapshotAt: number) => {
-  for (const c of await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt })) {
-    expect({ table: c.table, lost: c.lost, duplicated: c.duplicated, examples: c.examples }).toEqual({ table: c.table, lost: 0, duplicated: 0, examples: [] });
-  }
-};
+const exact = (partitions: PartitionSpec[], snapshotAt: number) => expectExact(h, partitions, snapshotAt);
 
 beforeAll(async () => {
-  h = await startHarness({
-    sim: { size: 'small' },
-    config: (sim) => {
-      const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>)[NET];
-      return { streams: ['pn.transactions', 'pn.utxos'], networks: [{ network: NET, chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6) }] };
-    },
-  });
+  h = await startUtxoHarness();
 }, 120_000);
 
 afterAll(async () => {

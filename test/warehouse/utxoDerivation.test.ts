@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
-import { compareWithTruth } from '../helpers/truthTables.ts';
-import { drain, startHarness, type Harness } from './harness.ts';
+import { drain, expectExact, startUtxoHarness, type Harness } from './harness.ts';
 
 /**
  * pn.utxos in a sync that also walks pn.transactions (activities/streams/utxoDerivation.ts): the
@@ -12,15 +11,10 @@ import { drain, startHarness, type Harness } from './harness.ts';
  */
 
 let h: Harness;
-const NET = 'mainnet';
 
 const utxoListRequests = () => h.sim.stats().log.filter((e) => e.method === 'POST' && /\/utxos$/.test(e.path)).length;
 
-const exact = async (partitions: PartitionSpec[], snapshotAt: number) => {
-  for (const c of await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt })) {
-    expect({ table: c.table, lost: c.lost, duplicated: c.duplicated, examples: c.examples }).toEqual({ table: c.table, lost: 0, duplicated: 0, examples: [] });
-  }
-};
+const exact = (partitions: PartitionSpec[], snapshotAt: number) => expectExact(h, partitions, snapshotAt);
 
 /** A pipeline run: the configured wave, then the derived one (what the workflow and the bench do). */
 async function pipelineRun(mode: 'backfill' | 'sync', runId: string, snapshotAt: number): Promise<{ waves: PartitionSpec[][] }> {
@@ -46,13 +40,7 @@ async function interleaved(partitions: PartitionSpec[], run: Omit<BatchInput, 'p
 }
 
 beforeAll(async () => {
-  h = await startHarness({
-    sim: { size: 'small' },
-    config: (sim) => {
-      const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>)[NET];
-      return { streams: ['pn.transactions', 'pn.utxos'], networks: [{ network: NET, chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6) }] };
-    },
-  });
+  h = await startUtxoHarness();
 }, 120_000);
 
 afterAll(async () => {

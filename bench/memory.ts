@@ -4,7 +4,8 @@
  * then one twice that size. RSS is sampled from /proc/<pid>/status (VmRSS, and VmHWM for the peak);
  * rows are counted in the DuckDB file afterwards.
  *
- *   npx tsx bench/memory.ts            (BENCH_MEMORY_ROWS=2000000 by default; 15000 for a quick look)
+ *   npx tsx bench/memory.ts            (BENCH_MEMORY_ROWS=2000000 by default; 15000 for a quick look;
+ *                                      BENCH_MEMORY_LIMIT=128MB sets warehouse.memoryLimit, the config default otherwise)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,9 @@ export async function runMemory(server: DevServer, targetRows: number, partition
     const taskQueue = `bench-memory-${targetRows}-${Date.now()}`;
     const { temporalAddress: _a, apiKeyCount: _k, ...fileConfig } = config;
     const configFile = join(tmp.dir, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ ...fileConfig, temporal: { ...fileConfig.temporal, taskQueue } }));
+    const memoryLimit = process.env.BENCH_MEMORY_LIMIT;
+    const warehouseConfig = memoryLimit ? { ...fileConfig.warehouse, memoryLimit } : fileConfig.warehouse;
+    writeFileSync(configFile, JSON.stringify({ ...fileConfig, warehouse: warehouseConfig, temporal: { ...fileConfig.temporal, taskQueue } }));
     const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: server.address, LOG_LEVEL: 'info' };
     delete env.GLACIER_API_KEY;
     delete env.GLACIER_DATA_DIR;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import { createLogger } from '../../worker/logger.ts';
+import { isFatal, isOutOfMemory } from '../../activities/warehouse/warehouse.ts';
 import { firstChainId, startHarness, truth, type Harness } from './harness.ts';
 
 /**
@@ -67,8 +68,52 @@ describe('fatal DuckDB error', () => {
   });
 
   it('is told apart from other errors', async () => {
-    const { isFatal } = await import('../../activities/warehouse/warehouse.ts');
     expect(isFatal(new Error('FATAL Error: Failed to create checkpoint because of error: failed to pin block'))).toBe(true);
     expect(isFatal(new Error('Constraint Error: duplicate key'))).toBe(false);
+    expect(isOutOfMemory(new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (60.8 MiB/61.0 MiB used)'))).toBe(true);
+    expect(isOutOfMemory(new Error('FATAL Error: Failed to create checkpoint because of error: failed to pin block'))).toBe(false);
+  });
+});
+
+describe('out of buffer memory in a commit', () => {
+  it('checkpoints and commits again once: the batch lands whole, once, with its checkpoint', async () => {
+    const [partition] = await h.core.planPartitions({});
+    h.sim.advance(30);
+    const before = (await h.warehouse.readCheckpoint(partition.id))!;
+    const relieved = h.warehouse.relieved;
+    let failures = 0;
+    // What DuckDB raises when a merge cannot pin a block under warehouse.memoryLimit (the transaction is rolled back).
+    h.warehouse.faultHook = (step) => {
+      if (step === 'before-commit' && failures++ === 0) throw new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (60.8 MiB/61.0 MiB used)');
+    };
+    const r = await h.core.syncBatch({ partition, maxPages: 50, mode: 'sync', runId: 'r3', snapshotAt: 3 });
+    h.warehouse.faultHook = undefined;
+    expect(failures).toBe(2);
+    expect(h.warehouse.relieved).toBe(relieved + 1);
+    expect(r.done).toBe(true);
+    expect(r.rows).toBeGreaterThan(0);
+    const after = (await h.warehouse.readCheckpoint(partition.id))!;
+    expect(after.rows).toBe(before.rows + r.rows);
+    const blocks = await truth(h.sim, `/v1/chains/${String(partition.params.chainId)}/blocks`);
+    const stored = await h.warehouse.query('SELECT block_hash FROM evm_blocks ORDER BY block_number DESC');
+    expect(stored.map((x) => x.block_hash)).toEqual(blocks.map((b) => b.blockHash));
+    // The run's totals count the batch once.
+    const [{ rows }] = await h.warehouse.query(`SELECT sum(rows) AS rows FROM _glacier_sync_runs WHERE run_id = 'r3'`);
+    expect(Number(rows)).toBe(r.rows);
+  });
+
+  it('a second failure after the checkpoint fails the batch, with nothing of it stored', async () => {
+    const [partition] = await h.core.planPartitions({});
+    h.sim.advance(10);
+    const before = (await h.warehouse.readCheckpoint(partition.id))!;
+    const [{ n: countBefore }] = await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks');
+    h.warehouse.faultHook = (step) => {
+      if (step === 'before-commit') throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB');
+    };
+    await expect(h.core.syncBatch({ partition, maxPages: 50, mode: 'sync', runId: 'r4', snapshotAt: 4 })).rejects.toThrow(/Out of Memory/);
+    h.warehouse.faultHook = undefined;
+    expect((await h.warehouse.readCheckpoint(partition.id))!.pages).toBe(before.pages);
+    const [{ n: countAfter }] = await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks');
+    expect(countAfter).toBe(countBefore);
   });
 });

@@ -3,6 +3,7 @@ import type { HistoricalReward } from '../api/schemas/index.ts';
 import { assetAmount, bigint, defineTable, hugeint, integer, money, varchar, varcharList } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
 import { networkColumn, rewardPartitions, rewardRequest } from './tables/rewardPartitions.ts';
+import { rewardsFollowTransactions, rewardsUnchanged, withRewardCheck } from './rewardSkip.ts';
 
 export const pnRewardsTable = defineTable<HistoricalReward>({
   name: 'pn_rewards',
@@ -33,7 +34,14 @@ export const pnRewards = defineStream({
   ...listWalk(endpoints.primaryNetwork.listHistoricalRewards, (p) => ({ ...rewardRequest(p), sortOrder: 'desc' as const })),
   sources: [rowsOf(pnRewardsTable)],
   takesDiscovered: true,
-  partitions: (config, discovered) => rewardPartitions('pn.rewards', config, discovered),
+  // In a sync beside the P-chain transaction walk, every partition runs after it (derived wave) and
+  // asks nothing when every reward that walk stored is in pn_rewards already (rewardSkip.ts).
+  partitions: (config, plan) => {
+    if (!rewardsFollowTransactions(plan) || plan?.wave === undefined) return rewardPartitions('pn.rewards', config, plan);
+    if (plan.wave === 'configured') return [];
+    return withRewardCheck([...rewardPartitions('pn.rewards', config), ...rewardPartitions('pn.rewards', config, plan)], plan);
+  },
+  unchanged: rewardsUnchanged,
   // Rewards never change once paid and the list is newest-first: a sync walks until the last walk's newest reward.
   identity: (r) => `${r.txHash}/${r.utxoId ?? ''}`,
 });

@@ -61,6 +61,8 @@ export interface Discovered {
   mode?: 'backfill' | 'sync';
   /** pn.utxos partitions (ids) whose sync must still read the UTXO list (utxoDerivation.ts); planned with the derived wave. */
   utxoListsNeeded?: ReadonlySet<string>;
+  /** pn.rewards partitions (ids) of a sync whose rewards are all stored already (rewardSkip.ts); planned with the derived wave. */
+  rewardsComplete?: ReadonlySet<string>;
 }
 
 type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;

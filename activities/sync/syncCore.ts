@@ -14,6 +14,8 @@ import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { storedValidatorNodeIds } from './storedValidators.ts';
 import { derivesFromTransactions, utxoListsNeeded } from '../streams/utxoDerivation.ts';
+import { rewardsComplete, rewardsFollowTransactions } from '../streams/rewardSkip.ts';
+import { rewardPartitions } from '../streams/tables/rewardPartitions.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -63,6 +65,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (input.mode) plan.mode = input.mode;
     // pn.utxos after the transactions walks: which sets still need the UTXO list.
     if (input.discovered && selected.some((s) => s.name === 'pn.utxos') && derivesFromTransactions(plan)) plan.utxoListsNeeded = await utxoListsNeeded(warehouse, config, input.runId);
+    // pn.rewards after the P-chain transaction walk: which partitions have every reward stored already.
+    if (input.discovered && selected.some((s) => s.name === 'pn.rewards') && rewardsFollowTransactions(plan)) {
+      const candidates = [...rewardPartitions('pn.rewards', config), ...rewardPartitions('pn.rewards', config, plan)];
+      plan.rewardsComplete = await rewardsComplete(warehouse, config, candidates, input.runId);
+    }
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {

@@ -67,6 +67,19 @@ export async function drain(core: SyncCore, partition: PartitionSpec, run: Parti
   throw new Error(`partition ${partition.id} never finished`);
 }
 
+/** A pipeline run: the configured wave, then the derived one (what the workflow and the bench do). */
+export async function runWaves(h: Harness, mode: 'backfill' | 'sync', runId: string, snapshotAt: number): Promise<{ waves: PartitionSpec[][] }> {
+  const seen = new Set<string>();
+  const waves: PartitionSpec[][] = [];
+  for (const discovered of [false, true]) {
+    const wave = (await h.core.planPartitions({ discovered, mode, runId, snapshotAt })).filter((p) => !seen.has(p.id));
+    wave.forEach((p) => seen.add(p.id));
+    waves.push(wave);
+    for (const p of wave) await drain(h.core, p, { runId, mode, snapshotAt });
+  }
+  return { waves };
+}
+
 export async function drainAll(h: Harness, streams: string[], run: Partial<Omit<BatchInput, 'partition'>> = {}): Promise<PartitionSpec[]> {
   const partitions = await h.core.planPartitions({ streams: streams as never });
   for (const p of partitions) await drain(h.core, p, run);

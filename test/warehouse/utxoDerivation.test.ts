@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
-import { drain, expectExact, startUtxoHarness, type Harness } from './harness.ts';
+import { expectExact, runWaves, startUtxoHarness, type Harness } from './harness.ts';
 
 /**
  * pn.utxos in a sync that also walks pn.transactions (activities/streams/utxoDerivation.ts): the
@@ -16,18 +16,7 @@ const utxoListRequests = () => h.sim.stats().log.filter((e) => e.method === 'POS
 
 const exact = (partitions: PartitionSpec[], snapshotAt: number) => expectExact(h, partitions, snapshotAt);
 
-/** A pipeline run: the configured wave, then the derived one (what the workflow and the bench do). */
-async function pipelineRun(mode: 'backfill' | 'sync', runId: string, snapshotAt: number): Promise<{ waves: PartitionSpec[][] }> {
-  const seen = new Set<string>();
-  const waves: PartitionSpec[][] = [];
-  for (const discovered of [false, true]) {
-    const wave = (await h.core.planPartitions({ discovered, mode, runId, snapshotAt })).filter((p) => !seen.has(p.id));
-    wave.forEach((p) => seen.add(p.id));
-    waves.push(wave);
-    for (const p of wave) await drain(h.core, p, { runId, mode, snapshotAt });
-  }
-  return { waves };
-}
+const pipelineRun = (mode: 'backfill' | 'sync', runId: string, snapshotAt: number) => runWaves(h, mode, runId, snapshotAt);
 
 /** Batches of the partitions interleaved one page at a time, in the given order, until all are done. */
 async function interleaved(partitions: PartitionSpec[], run: Omit<BatchInput, 'partition' | 'maxPages'>): Promise<void> {

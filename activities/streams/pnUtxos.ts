@@ -10,7 +10,7 @@ import { fetchUtxoPage } from './utxoWalk.ts';
 export const pnUtxosTable = defineTable<Utxo>({
   name: 'pn_utxos',
   comment:
-    'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain from the transactions (emitted/consumed) and lists only exports from other chains. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).',
+    'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain, and exports to the X/C-chain, from the transactions (emitted/consumed) and lists only exports to the P-chain not imported yet. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).',
   columns: [chainKey('chain alias as requested'), utxoColumns(), snapshotAt('last_seen_at')],
   primaryKey: ['network', 'blockchain_id', 'utxo_id'],
   export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp' },

@@ -19,10 +19,14 @@ import { addressSetPartitions } from './tables/pnPartitions.ts';
  * - the transactions walk stores the set's new UTXOs created on the chain, and their spends, as it
  *   commits (sql/ops/deriveUtxosFromTransactions.sql), in any order, whichever walk commits first;
  *   a row only ever moves forward (sql/ops/keepUtxoSpends.sql guards the list's own rows);
+ * - an export to the X- or C-chain not imported yet is derived too, from the exporting transaction's
+ *   copy: the generic Utxo shape those chains list it in holds nothing that copy lacks (mapping in
+ *   the derive statement); an export to the P-chain is not (PChainUtxo's block number and staking
+ *   fields are in no X/C-chain copy);
  * - the UTXO partition runs in the derived wave, after every transactions partition, and reads the
  *   list (newest first until known, as without transactions) only when this run's transaction walks
- *   of the set stored an export to its chain that pn_utxos lacks (not imported yet: once imported,
- *   the importing transaction carries it in this chain's shape), or when it cannot tell (a
+ *   of the set stored an export to its chain that pn_utxos lacks (in practice one to the P-chain, not
+ *   imported yet: once imported, the importing transaction carries it in this chain's shape), or when it cannot tell (a
  *   transactions partition of the set did not complete in this run: failed, or held by another
  *   shard's warehouse). Otherwise its walk completes without a request.
  *

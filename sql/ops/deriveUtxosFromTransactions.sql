@@ -3,8 +3,9 @@
 -- of that chain that lists its owners, so the transactions just linked to an address set carry, in
 -- the list's own shape (PChainUtxo on the P-chain, Utxo on X and C), every new UTXO of the set on
 -- that chain, and every spend of one, an import of another chain's export included (the importing
--- transaction consumes it in this chain's shape). An export not yet imported is left to the UTXO
--- list: only the exporting chain's transaction shows it, in that chain's shape, not the listing's.
+-- transaction consumes it in this chain's shape). An export not yet imported shows only in the
+-- exporting chain's transaction, in that chain's shape: the last statement derives the X/C-chain
+-- listing's row from it; one to the P-chain is left to the UTXO list.
 -- Of all stored copies of a UTXO the spent one wins (a consumed copy, else an emitted copy a spend
 -- updated), so the transactions may arrive in any order (a sync walks them newest first), and a
 -- stored row is only ever moved forward: inserted when absent, updated from unspent to spent.
@@ -73,3 +74,42 @@ FROM _derived_utxos AS d
 WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = d.network AND u.blockchain_id = d.blockchain_id AND u.utxo_id = d.utxo_id);
 
 DROP TABLE _derived_utxos;
+
+-- An export to the X- or C-chain that is not imported yet is listed there in the generic Utxo shape,
+-- which holds nothing the exporting transaction's copy lacks: the same id, owners, asset, amount,
+-- output index, bytes, threshold and chain ids; creationTxHash = the export's hash, timestamp = its
+-- block time, locktime = the output's lock time (a P-chain copy calls it platformLocktime), no
+-- credentials while unspent, no group or payload (an export's outputs are transfers), and utxoType
+-- as the destination decodes the output: `transfer`, as on every X/C-chain transfer output (a P-chain
+-- copy says TRANSFER; a generic copy is taken as sent). The PChainUtxo shape of an export to the
+-- P-chain has fields no X/C-chain copy carries (block number, staked): those stay with the list
+-- (activities/streams/utxoDerivation.ts). Only unspent copies: once imported, the importing
+-- transaction carries the UTXO in the destination's own shape, and the statements above use it.
+-- The chain ids are the primary network's (../shared/spec/real-api-facts.md, Identifiers); a
+-- destination is derived only for a set already linked there, i.e. whose walk of that chain runs.
+INSERT INTO pn_utxos (network, blockchain_id, utxo_id, tx_hash, addresses, amount, asset_id, asset_name, asset_symbol, asset_denomination, asset_type, asset_amount, output_index, block_number, block_timestamp, created_on_chain_id, consumed_on_chain_id, consuming_tx_hash, consuming_block_number, consuming_block_timestamp, utxo_bytes, platform_locktime, stakeable_locktime, staked, threshold, reward_type, utxo_type, utxo_start_timestamp, utxo_end_timestamp, creation_tx_hash, consuming_tx_timestamp, locktime, timestamp, group_id, payload, credentials, last_seen_at)
+WITH chains (network, alias, blockchain_id) AS (
+  VALUES ('mainnet', 'x-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM'),
+         ('mainnet', 'c-chain', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5'),
+         ('fuji', 'x-chain', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'),
+         ('fuji', 'c-chain', 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp'),
+         ('testnet', 'x-chain', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'),
+         ('testnet', 'c-chain', 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp')
+),
+exported AS (
+  SELECT DISTINCT ON (e.network, d.alias, e.utxo_id) e.*, d.alias
+  FROM {stage} AS a
+  JOIN pn_transaction_utxos AS e ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash
+  JOIN chains AS d ON d.network = e.network AND d.blockchain_id = e.consumed_on_chain_id AND d.alias <> e.blockchain_id
+  WHERE e.direction = 'emitted'
+    AND e.created_on_chain_id IS DISTINCT FROM e.consumed_on_chain_id
+    AND e.consuming_tx_hash IS NULL
+    AND list_has_any(e.addresses, list_transform(string_split(a.address_set, ','), x -> regexp_replace(x, '^[A-Za-z]-', '')))
+    AND EXISTS (SELECT 1 FROM pn_address_transactions AS l WHERE l.network = a.network AND l.blockchain_id = d.alias AND l.address_set = a.address_set)
+)
+SELECT x.network, x.alias, x.utxo_id, x.utxo_tx_hash, x.addresses, x.amount, x.asset_id, x.asset_name, x.asset_symbol, x.asset_denomination, x.asset_type, x.asset_amount, x.output_index,
+       NULL, x.block_timestamp, x.created_on_chain_id, x.consumed_on_chain_id, NULL, NULL, NULL, x.utxo_bytes, NULL, NULL, NULL, x.threshold, NULL,
+       CASE WHEN x.creation_tx_hash IS NULL THEN 'transfer' ELSE x.utxo_type END, NULL, NULL,
+       x.utxo_tx_hash, NULL, coalesce(x.locktime, x.platform_locktime), coalesce(x.timestamp, x.block_timestamp), x.group_id, x.payload, NULL, x.block_timestamp
+FROM exported AS x
+WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = x.network AND u.blockchain_id = x.alias AND u.utxo_id = x.utxo_id);

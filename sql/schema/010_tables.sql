@@ -849,7 +849,7 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "credentials"               JSON,
   "last_seen_at"              BIGINT
 );
-COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain from the transactions (emitted/consumed) and lists only exports from other chains. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).';
+COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain, and exports to the X/C-chain, from the transactions (emitted/consumed) and lists only exports to the P-chain not imported yet. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).';
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount';

@@ -6,7 +6,7 @@ import { pageSizeFor } from '../streams/pageSize.ts';
 import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
-import { recordPlanCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
+import { recordPlanCost, recordRunCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
@@ -144,13 +144,22 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         mode === 'snapshot-replace' && complete
           ? { snapshotAt: ctx.snapshotAt, runId: input.runId, params: partition.params, rows: cursor.walkRows ?? 0, pages: cursor.walkPages ?? 0 }
           : undefined;
-      await warehouse.commitBatch(
-        // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
-        [...pending.byTable.values()],
-        { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
-        finished,
-      );
+      const cost = costOf(pending.items, pending.cut);
+      await warehouse
+        .commitBatch(
+          // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
+          [...pending.byTable.values()],
+          { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
+          { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost },
+          finished,
+        )
+        .catch((error: unknown) => {
+          // Not committed: its requests go back to the meter, which a failed batch records (below).
+          meter.requests += cost.requests;
+          meter.cu += cost.cu;
+          meter.rejected429 += cost.rejected429;
+          throw error;
+        });
       walk = { pageToken: walk.pageToken, cursor };
       pages += pending.pages;
       rows += pending.rows;
@@ -163,6 +172,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // a token. A rejected token starts a new loop from the walk's durable cursor.
     const fetchPage = (pageToken: string | undefined) => stream.fetch(scoped, partition, { pageToken: pageToken ?? null, from: walk.cursor.from, pageSize, cursor: walk.cursor });
     let walker = paginate(fetchPage, { startToken: walk.pageToken ?? undefined, label });
+    try {
     while (pages + pending.pages < maxPages) {
       let step;
       try {
@@ -207,6 +217,15 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     await walker.return(undefined);
     await flush(false);
     return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+    } catch (error) {
+      // The server charged for the requests of pages that were not committed: the run's accounting
+      // keeps them (quota spent on retries), so a stream's CU matches what the service billed.
+      if (meter.requests > 0) {
+        const run = { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: 0, rows: 0, done: false, cost: costOf(0, { pages: 0, items: 0 }) };
+        await recordRunCost(warehouse, partition.id, partition.stream, run).catch((e: unknown) => log.warn({ err: String(e) }, 'could not record the requests of a failed batch'));
+      }
+      throw error;
+    }
   }
 
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };

@@ -388,9 +388,17 @@ function runRecordParams(run: RunRecord, partitionId: string, stream: string): D
 }
 
 /** Records what planning spent (no rows, no checkpoint), serialized with commits. */
-export async function recordPlanCost(warehouse: Warehouse, run: Omit<RunRecord, 'pages' | 'rows' | 'done'> & { cost: RunCost }): Promise<void> {
+export function recordPlanCost(warehouse: Warehouse, run: Omit<RunRecord, 'pages' | 'rows' | 'done'> & { cost: RunCost }): Promise<void> {
+  return recordRunCost(warehouse, 'plan', 'plan', { ...run, pages: 0, rows: 0, done: true });
+}
+
+/**
+ * Adds requests to a partition's run record without rows or a checkpoint: what a batch spent before
+ * it failed (the server charged it; its pages are fetched again by the retry), serialized with commits.
+ */
+export async function recordRunCost(warehouse: Warehouse, partitionId: string, stream: string, run: RunRecord): Promise<void> {
   await warehouse.withWriter(async (connection) => {
-    await connection.run(sqlFile('ops/recordSyncRun.sql'), runRecordParams({ ...run, pages: 0, rows: 0, done: true }, 'plan', 'plan'));
+    await connection.run(sqlFile('ops/recordSyncRun.sql'), runRecordParams(run, partitionId, stream));
   });
 }
 

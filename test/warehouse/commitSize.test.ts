@@ -110,8 +110,14 @@ describe('out of buffer memory in a commit', () => {
     h.warehouse.faultHook = (step) => {
       if (step === 'before-commit') throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB');
     };
+    const requestsBefore = h.sim.stats().requests;
     await expect(h.core.syncBatch({ partition, maxPages: 50, mode: 'sync', runId: 'r4', snapshotAt: 4 })).rejects.toThrow(/Out of Memory/);
     h.warehouse.faultHook = undefined;
+    // The requests the failed batch made stay in the run's accounting (the server charged them), with no pages or rows.
+    const charged = h.sim.stats().requests - requestsBefore;
+    expect(charged).toBeGreaterThan(0);
+    const [run] = await h.warehouse.query(`SELECT requests, pages, rows, done FROM _glacier_sync_runs WHERE run_id = 'r4'`);
+    expect({ requests: Number(run.requests), pages: Number(run.pages), rows: Number(run.rows), done: run.done }).toEqual({ requests: charged, pages: 0, rows: 0, done: false });
     expect((await h.warehouse.readCheckpoint(partition.id))!.pages).toBe(before.pages);
     const [{ n: countAfter }] = await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks');
     expect(countAfter).toBe(countBefore);

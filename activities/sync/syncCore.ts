@@ -173,50 +173,50 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const fetchPage = (pageToken: string | undefined) => stream.fetch(scoped, partition, { pageToken: pageToken ?? null, from: walk.cursor.from, pageSize, cursor: walk.cursor });
     let walker = paginate(fetchPage, { startToken: walk.pageToken ?? undefined, label });
     try {
-    while (pages + pending.pages < maxPages) {
-      let step;
-      try {
-        step = await walker.next();
-      } catch (error) {
-        // A rejected token (expired or unknown): go back to the start of this walk (its cursor is
-        // durable); upserts absorb the overlap. Once per position: rejected again where the walk
-        // restarted last, the 400 is not about a stale token and fails as it is (non-retryable).
-        if (error instanceof InvalidPageTokenError && mayRestartWalk(walk)) {
-          log.warn({ err: error.message, position: walkPosition(walk) }, 'page token rejected; restarting the walk from its cursor');
+      while (pages + pending.pages < maxPages) {
+        let step;
+        try {
+          step = await walker.next();
+        } catch (error) {
+          // A rejected token (expired or unknown): go back to the start of this walk (its cursor is
+          // durable); upserts absorb the overlap. Once per position: rejected again where the walk
+          // restarted last, the 400 is not about a stale token and fails as it is (non-retryable).
+          if (error instanceof InvalidPageTokenError && mayRestartWalk(walk)) {
+            log.warn({ err: error.message, position: walkPosition(walk) }, 'page token rejected; restarting the walk from its cursor');
+            await flush(false);
+            walk = restartWalk(walk);
+            walker = paginate(fetchPage, { label });
+            continue;
+          }
+          // Keep what this batch already fetched before failing (a repeated token included): its walk state is consistent.
           await flush(false);
-          walk = restartWalk(walk);
-          walker = paginate(fetchPage, { label });
-          continue;
+          throw error;
         }
-        // Keep what this batch already fetched before failing (a repeated token included): its walk state is consistent.
-        await flush(false);
-        throw error;
+        if (step.done) break;
+        const page = step.value;
+        pending.rows += page.extract(ctx, pending.byTable);
+        pending.pages += 1;
+        pending.items += page.items;
+        if (page.cut === true) {
+          pending.cut.pages += 1;
+          pending.cut.items += page.items;
+        }
+        if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
+        walk = next.walk;
+        if (next.complete) {
+          await walker.return(undefined);
+          await flush(true);
+          log.debug({ pages, rows }, 'walk complete');
+          return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+        }
+        // A batch of wide or large pages (5,000 holders a page) commits as it goes, so no commit
+        // outgrows the warehouse's memory; the walk state after this page is the checkpoint.
+        if (cellsOf({ tables: [...pending.byTable.values()] }) >= commitMaxCells) await flush(false);
       }
-      if (step.done) break;
-      const page = step.value;
-      pending.rows += page.extract(ctx, pending.byTable);
-      pending.pages += 1;
-      pending.items += page.items;
-      if (page.cut === true) {
-        pending.cut.pages += 1;
-        pending.cut.items += page.items;
-      }
-      if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
-      const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
-      walk = next.walk;
-      if (next.complete) {
-        await walker.return(undefined);
-        await flush(true);
-        log.debug({ pages, rows }, 'walk complete');
-        return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
-      }
-      // A batch of wide or large pages (5,000 holders a page) commits as it goes, so no commit
-      // outgrows the warehouse's memory; the walk state after this page is the checkpoint.
-      if (cellsOf({ tables: [...pending.byTable.values()] }) >= commitMaxCells) await flush(false);
-    }
-    await walker.return(undefined);
-    await flush(false);
-    return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
+      await walker.return(undefined);
+      await flush(false);
+      return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
     } catch (error) {
       // The server charged for the requests of pages that were not committed: the run's accounting
       // keeps them (quota spent on retries), so a stream's CU matches what the service billed.

@@ -39,7 +39,7 @@ export const pnRewards = defineStream({
   partitions: (config, plan) => {
     if (!rewardsFollowTransactions(plan) || plan?.wave === undefined) return rewardPartitions('pn.rewards', config, plan);
     if (plan.wave === 'configured') return [];
-    return withRewardCheck([...rewardPartitions('pn.rewards', config), ...rewardPartitions('pn.rewards', config, plan)], plan);
+    return withRewardCheck(config, plan);
   },
   unchanged: rewardsUnchanged,
   // Rewards never change once paid and the list is newest-first: a sync walks until the last walk's newest reward.

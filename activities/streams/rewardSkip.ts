@@ -4,6 +4,7 @@ import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import { partitionId } from './partitionIds.ts';
 import type { Discovered } from './streamDef.ts';
+import { rewardPartitions } from './tables/rewardPartitions.ts';
 
 /**
  * pn.rewards in a sync that also walks the P-chain's transactions chain-wide: a reward partition asks
@@ -30,10 +31,14 @@ export function rewardsFollowTransactions(plan?: Discovered): boolean {
   return plan?.mode === 'sync' && plan.streams?.includes('pn.transactions') === true;
 }
 
-/** Marks each partition of a sync with whether its walk may complete without a request. */
-export function withRewardCheck(partitions: PartitionSpec[], plan?: Discovered): PartitionSpec[] {
-  if (!rewardsFollowTransactions(plan) || plan?.wave !== 'derived') return partitions;
-  return partitions.map((p) => ({ ...p, params: { ...p.params, rewardsComplete: plan.rewardsComplete?.has(p.id) === true } }));
+/** Every reward partition of such a sync (configured and discovered: all run in the derived wave), without the check. */
+export function rewardSyncPartitions(config: ResolvedConfig, plan: Discovered): PartitionSpec[] {
+  return [...rewardPartitions('pn.rewards', config), ...rewardPartitions('pn.rewards', config, plan)];
+}
+
+/** The derived wave's reward partitions, each marked with whether its walk may complete without a request. */
+export function withRewardCheck(config: ResolvedConfig, plan: Discovered): PartitionSpec[] {
+  return rewardSyncPartitions(config, plan).map((p) => ({ ...p, params: { ...p.params, rewardsComplete: plan.rewardsComplete?.has(p.id) === true } }));
 }
 
 /** A sync walk of a reward partition that has a mark and nothing the list could add: no request. */

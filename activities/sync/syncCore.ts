@@ -14,8 +14,7 @@ import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
 import { storedValidatorNodeIds } from './storedValidators.ts';
 import { derivesFromTransactions, utxoListsNeeded } from '../streams/utxoDerivation.ts';
-import { rewardsComplete, rewardsFollowTransactions } from '../streams/rewardSkip.ts';
-import { rewardPartitions } from '../streams/tables/rewardPartitions.ts';
+import { rewardsComplete, rewardsFollowTransactions, rewardSyncPartitions } from '../streams/rewardSkip.ts';
 import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
@@ -67,8 +66,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (input.discovered && selected.some((s) => s.name === 'pn.utxos') && derivesFromTransactions(plan)) plan.utxoListsNeeded = await utxoListsNeeded(warehouse, config, input.runId);
     // pn.rewards after the P-chain transaction walk: which partitions have every reward stored already.
     if (input.discovered && selected.some((s) => s.name === 'pn.rewards') && rewardsFollowTransactions(plan)) {
-      const candidates = [...rewardPartitions('pn.rewards', config), ...rewardPartitions('pn.rewards', config, plan)];
-      plan.rewardsComplete = await rewardsComplete(warehouse, config, candidates, input.runId);
+      plan.rewardsComplete = await rewardsComplete(warehouse, config, rewardSyncPartitions(config, plan), input.runId);
     }
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
@@ -105,14 +103,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
     // Requests of this partition share the client's quota fairly with the other partitions in flight.
-    // The meter counts every attempt of this batch (retries and 429s too); flush() moves it into the run record.
+    // The meter counts every attempt of this batch (retries and 429s too); a commit moves it into the
+    // run record and empties it, so a failed batch's catch (below) records only what no commit took.
     const meter = newMeter();
     const scoped: StreamClient = { call: (endpoint, params) => client.call(endpoint, params, { partition: partition.id, meter }) };
-    const costOf = (items: number, cut: { pages: number; items: number }): RunCost => {
-      const cost = { ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null, cutPages: cut.pages, cutItems: cut.items };
-      Object.assign(meter, newMeter());
-      return cost;
-    };
+    const costOf = (items: number, cut: { pages: number; items: number }): RunCost => ({ ...meter, items, weight: stream.walks.weight, pageLimit: stream.walks.maxPageSize ?? null, cutPages: cut.pages, cutItems: cut.items });
     let walk: Walk = start.walk;
     // Nothing of this partition can have changed (the stream knows from its cursor): the walk is
     // complete without a request, recorded as a run of no pages so the run's cost shows it.
@@ -144,22 +139,14 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         mode === 'snapshot-replace' && complete
           ? { snapshotAt: ctx.snapshotAt, runId: input.runId, params: partition.params, rows: cursor.walkRows ?? 0, pages: cursor.walkPages ?? 0 }
           : undefined;
-      const cost = costOf(pending.items, pending.cut);
-      await warehouse
-        .commitBatch(
-          // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
-          [...pending.byTable.values()],
-          { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-          { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost },
-          finished,
-        )
-        .catch((error: unknown) => {
-          // Not committed: its requests go back to the meter, which a failed batch records (below).
-          meter.requests += cost.requests;
-          meter.cu += cost.cu;
-          meter.rejected429 += cost.rejected429;
-          throw error;
-        });
+      await warehouse.commitBatch(
+        // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
+        [...pending.byTable.values()],
+        { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
+        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
+        finished,
+      );
+      Object.assign(meter, newMeter());
       walk = { pageToken: walk.pageToken, cursor };
       pages += pending.pages;
       rows += pending.rows;

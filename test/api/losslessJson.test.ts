@@ -77,6 +77,56 @@ describe('parseJsonLossless: integers beyond 2^53 come back as exact text', () =
   });
 });
 
+describe('parseJsonLossless: where the parsed order and the text order can differ', () => {
+  it('an object with array-index keys (enumerated first by JS) still pairs each literal with its own key', () => {
+    const text = `{"b":18446744073709551615,"1":18446744073709551617,"0":[9007199254740993],"a":{"7":-18446744073709551619}}`;
+    expect(parseJsonLossless(text)).toEqual({ b: '18446744073709551615', 1: '18446744073709551617', 0: ['9007199254740993'], a: { 7: '-18446744073709551619' } });
+    // Both round to 2^64, so only the keys tell them apart.
+    expect(parseJsonLossless(`{"b":18446744073709551615,"1":18446744073709551617}`)).toEqual({ b: '18446744073709551615', 1: '18446744073709551617' });
+  });
+
+  it('a duplicate key keeps the last value, exactly', () => {
+    expect(parseJsonLossless(`{"a":18446744073709551615,"b":1,"a":18446744073709551617}`)).toEqual({ a: '18446744073709551617', b: 1 });
+    expect(parseJsonLossless(`{"a":18446744073709551615,"a":5,"c":18446744073709551617}`)).toEqual({ a: 5, c: '18446744073709551617' });
+  });
+
+  it('two literals that round to the same double keep their own digits', () => {
+    expect(parseJsonLossless(`[18446744073709551615,18446744073709551616,{"x":18446744073709551617}]`)).toEqual(['18446744073709551615', '18446744073709551616', { x: '18446744073709551617' }]);
+  });
+
+  it('random documents: every big literal comes back as its own text, next to exponents and strings of digits', () => {
+    // A seeded generator (LCG): nested objects and arrays whose keys include array indexes.
+    let seed = 12345;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const bigDigits = () => `${1 + rand(9)}${Array.from({ length: 15 + rand(30) }, () => rand(10)).join('')}`;
+    const gen = (depth: number): { text: string; value: unknown } => {
+      const kind = depth > 3 ? rand(5) : rand(7);
+      if (kind === 0) return { text: '12345', value: 12345 };
+      if (kind === 1) {
+        const d = (rand(2) ? '-' : '') + bigDigits();
+        return Number.isSafeInteger(Number(d)) ? { text: d, value: Number(d) } : { text: d, value: d };
+      }
+      if (kind === 2) return { text: '1.5e300', value: 1.5e300 };
+      if (kind === 3) {
+        const d = bigDigits();
+        return { text: `"x:${d}"`, value: `x:${d}` };
+      }
+      if (kind === 4) return { text: '9007199254740993.5', value: 9007199254740993.5 };
+      if (kind === 5) {
+        const items = Array.from({ length: rand(4) }, () => gen(depth + 1));
+        return { text: `[${items.map((i) => i.text).join(',')}]`, value: items.map((i) => i.value) };
+      }
+      const keys = [...new Set(Array.from({ length: rand(5) }, () => ['a', 'b', '0', '1', '42', 'z9'][rand(6)]))];
+      const entries = keys.map((k) => [k, gen(depth + 1)] as const);
+      return { text: `{${entries.map(([k, v]) => `"${k}":${v.text}`).join(',')}}`, value: Object.fromEntries(entries.map(([k, v]) => [k, v.value])) };
+    };
+    for (let i = 0; i < 500; i++) {
+      const doc = gen(0);
+      expect(parseJsonLossless(doc.text)).toEqual(doc.value);
+    }
+  });
+});
+
 describe('parseJsonLossless: malformed text', () => {
   const malformed = [
     '',

@@ -125,6 +125,11 @@ export const pipelineConfigSchema = z.strictObject({
         .string()
         .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
         .default('64MB'),
+      /** WAL size past which DuckDB checkpoints (DuckDB's checkpoint_threshold): each checkpoint rewrites the tables' open row groups. */
+      checkpointThreshold: z
+        .string()
+        .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
+        .default('64MB'),
     })
     .prefault({}),
   worker: z

@@ -33,6 +33,21 @@ const SPEED_ARGS = [
   '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
 ];
 
+/** The arguments of `temporal server start-dev` as the project runs it (no UI when uiPort is absent; bench:peer times the same process). */
+export function startDevArgs(options: { dbFile: string; port: number; namespace?: string; uiPort?: number }): string[] {
+  return [
+    'server', 'start-dev',
+    '--db-filename', options.dbFile,
+    '--ip', '127.0.0.1',
+    '--port', String(options.port),
+    '--namespace', options.namespace ?? 'default',
+    '--log-level', 'error',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    ...SPEED_ARGS,
+    ...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]),
+  ];
+}
+
 /**
  * Manages one `temporal server start-dev` process from the pinned binary. Its state lives in a
  * SQLite file under the data directory, so stopping and starting again keeps every workflow.
@@ -63,18 +78,7 @@ export class DevServer {
     const binary = await temporalBinary();
     this.port ||= this.options.port ?? (await freePort());
     this.uiPort ||= this.options.uiPort ?? (await freePort());
-    const args = [
-      'server', 'start-dev',
-      '--db-filename', this.dbFile,
-      '--ip', '127.0.0.1',
-      '--port', String(this.port),
-      '--namespace', this.options.namespace ?? 'default',
-      '--log-level', 'error',
-      '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-      ...SPEED_ARGS,
-    ];
-    if (this.options.headless) args.push('--headless');
-    else args.push('--ui-port', String(this.uiPort));
+    const args = startDevArgs({ dbFile: this.dbFile, port: this.port, namespace: this.options.namespace, uiPort: this.options.headless ? undefined : this.uiPort });
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     child.stderr?.on('data', (chunk: Buffer) => {

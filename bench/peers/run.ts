@@ -24,8 +24,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
-import { BENCH_SIZE, fmt, startBenchSimulator, tempDir, UNLIMITED } from '../benchWorld.ts';
+import { BENCH_SIZE, fmt, startBenchSimulator, tempDir, UNLIMITED, type BenchSimulator } from '../benchWorld.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
+import { startDevArgs } from '../../worker/devServer.ts';
+import { freePort } from '../../worker/freePort.ts';
+import { temporalBinary } from '../../worker/temporalBinary.ts';
 
 const DLT_REQUIREMENT = 'dlt[duckdb,parquet]==1.31.0';
 const RUNNERS = ['glacier-etl', 'dlt-defaults', 'dlt-tuned'] as const;
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '1' },
     only: { type: 'string' },
+    'no-floor': { type: 'boolean', default: false },
   },
 });
 const scale = Number(values.scale);
@@ -135,13 +139,113 @@ function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
   });
 }
 
+/** The lists both runners load: path and list key on the simulator, and dlt's table. */
+interface ListJob {
+  list: string;
+  table: string;
+  path: string;
+  listKey: string;
+  params?: Record<string, number>;
+}
+
+/** Bare fetch + JSON.parse of every page of the lists, one walk per list, all lists at once: CPU of this process (the simulator runs in its own). */
+async function bareWalk(baseUrl: string, lists: ListJob[]): Promise<{ pages: number; seconds: number; cpuSeconds: number }> {
+  const t0 = performance.now();
+  const cpu = process.cpuUsage();
+  const pages = await Promise.all(
+    lists.map(async (l) => {
+      let n = 0;
+      let token: string | undefined;
+      do {
+        const extra = Object.entries(l.params ?? {}).map(([k, v]) => `&${k}=${v}`).join('');
+        const url = `${baseUrl}${l.path}?pageSize=100${extra}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+        const page = JSON.parse(await (await fetch(url)).text()) as { nextPageToken?: string };
+        token = page.nextPageToken;
+        n++;
+      } while (token);
+      return n;
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return { pages: pages.reduce((a, b) => a + b, 0), seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** `glacier-etl backfill --no-export` of the four lists on a simulator (compiled CLI, embedded dev server), then its row counts. */
+async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: Measured; items: Record<string, number> }> {
+  // The world's mainnet EVM chains, the P-chain, no address or node-id partitions; 6 partitions in
+  // flight and 6 requests, as `npm run bench` runs it.
+  const config = configForWorld(on.world, { baseUrl: on.baseUrl, metricsUrl: on.metricsUrl, dataDir: join(dir, 'data') });
+  config.streams = ['evm.blocks', 'evm.transactions', 'pn.transactions', 'pn.validators'];
+  config.networks = config.networks.map((n) => ({ ...n, chains: ['p-chain'], addresses: [], nodeIds: [] }));
+  config.partitionConcurrency = 6;
+  config.api.concurrency = 6;
+  config.api.pageSize = 100;
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, toYaml(config));
+  const bin = join(ROOT, 'bin', 'glacier-etl.js');
+  const env = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
+  // BENCH_PEER_CPU_PROF=<dir> writes a V8 CPU profile of the glacier-etl process there.
+  const prof = process.env.BENCH_PEER_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PEER_CPU_PROF] : [];
+  const measured = await measure(process.execPath, [...prof, bin, '--config', configFile, 'backfill', '--no-export', '--json'], env);
+  const counts = spawnSync(process.execPath, [bin, '--config', configFile, 'sql', '--json', COUNT_SQL], { encoding: 'utf8', env: { ...process.env, ...env } });
+  if (counts.status !== 0) throw new Error(`counting glacier-etl's rows failed: ${counts.stderr}`);
+  const [row] = JSON.parse(counts.stdout) as Record<string, number | string>[];
+  return { measured, items: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) };
+}
+
+/** The pinned dev server alone: started as the CLI starts it, stopped (SIGTERM) as soon as its port answers. */
+async function devServerAlone(dir: string): Promise<Measured> {
+  const binary = await temporalBinary();
+  const port = await freePort();
+  const args = startDevArgs({ dbFile: join(dir, 'temporal.sqlite'), port }).map((a) => `'${a}'`).join(' ');
+  const script = `'${binary}' ${args} >/dev/null 2>&1 & pid=$!
+for i in $(seq 1 600); do (echo > /dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.05; done
+kill -TERM $pid; wait $pid || true`;
+  return measure('bash', ['-c', script]);
+}
+
+/**
+ * What the CPU and wall budgets of "3x the tuned dlt's items/s at a third of its CPU" leave, against
+ * glacier-etl's floor measured in the same run: the bare fetch + JSON.parse of the same pages (no
+ * pipeline can do less), the pinned dev server alone, and glacier-etl on 2% of the world (its fixed
+ * cost per run: dev server, worker, warehouse, workflows).
+ */
+async function printFloor(lists: ListJob[], items: number, tuned: { seconds: number; cpuPer1000: number }): Promise<void> {
+  const bare = await bareWalk(sim.baseUrl, lists);
+  const dir = join(work.dir, 'floor');
+  mkdirSync(dir, { recursive: true });
+  const server = await devServerAlone(dir);
+  const small = await startBenchSimulator({ seed: 7, size: sizeAt(FLOOR_SCALE * scale), rateLimits: UNLIMITED });
+  let fixed: { measured: Measured; items: Record<string, number> };
+  try {
+    await bareWalk(small.baseUrl, lists); // the small world's simulator warm-up
+    fixed = await runGlacier(small, join(dir, 'small'));
+  } finally {
+    await small.close();
+  }
+  const smallItems = Object.values(fixed.items).reduce((a, b) => a + b, 0);
+  const budgetCpu = (tuned.cpuPer1000 * items) / 1000 / 3;
+  const budgetWall = tuned.seconds / 3;
+  const line = (what: string, m: { seconds: number; cpuSeconds: number }) => console.log(`  ${what.padEnd(66)} ${fmt(m.cpuSeconds, 2).padStart(6)} CPU s ${fmt(m.seconds, 2).padStart(6)} s`);
+  console.log(`\nfloor (same run): what 3x dlt-tuned's items/s at 1/3 of its CPU leaves, and what glacier-etl cannot go below`);
+  line(`budget: 1/3 of dlt-tuned's CPU, 1/3 of its wall time`, { cpuSeconds: budgetCpu, seconds: budgetWall });
+  line(`bare fetch + JSON.parse of the same ${fmt(bare.pages)} pages (all lists at once)`, bare);
+  line(`pinned Temporal dev server alone: start, then stop`, server);
+  line(`glacier-etl backfill of ${fmt(smallItems)} items (${fmt(FLOOR_SCALE * 100)}% of the world): its fixed cost`, fixed.measured);
+  line(`fixed cost + bare fetch + parse`, { cpuSeconds: fixed.measured.cpuSeconds + bare.cpuSeconds, seconds: fixed.measured.seconds + bare.seconds });
+  console.log(`  the budget is ${fmt(budgetCpu / bare.cpuSeconds, 2)}x the bare fetch + parse in CPU; the fixed cost alone is ${fmt(fixed.measured.cpuSeconds / budgetCpu, 2)}x the CPU budget and ${fmt(fixed.measured.seconds / budgetWall, 2)}x the wall budget`);
+}
+
 // --- the world and the lists ---------------------------------------------------------------------
-const size = {
+const sizeAt = (k: number) => ({
   ...BENCH_SIZE,
-  evmBlocks: Math.round(10_000 * scale),
-  pnTxsPerChain: Math.round(5_000 * scale),
-  validators: Math.round(1_000 * scale),
-};
+  evmBlocks: Math.round(10_000 * k),
+  pnTxsPerChain: Math.round(5_000 * k),
+  validators: Math.round(1_000 * k),
+});
+const size = sizeAt(scale);
+/** The floor's small world: the same lists at 2% of the size, so a glacier-etl run there is mostly its fixed cost. */
+const FLOOR_SCALE = 0.02;
 const python = only.some((r) => r.startsWith('dlt')) ? ensureVenv() : '';
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('bench:peer runs the compiled CLI: run `npm run build` first');
 
@@ -150,7 +254,7 @@ const sim = await startBenchSimulator({ seed: 7, size, rateLimits: UNLIMITED });
 const work = tempDir('peer');
 try {
   const chains = sim.world.evm.chains.filter((c) => c.network === 'mainnet');
-  const lists: { list: string; table: string; path: string; listKey: string; params?: Record<string, number> }[] = [
+  const lists: ListJob[] = [
     ...chains.flatMap((c) => [
       { list: 'evm.blocks', table: `evm_blocks_${c.chainId}`, path: `/v1/chains/${c.chainId}/blocks`, listKey: 'blocks' },
       { list: 'evm.transactions', table: `evm_transactions_${c.chainId}`, path: `/v1/chains/${c.chainId}/transactions`, listKey: 'transactions' },
@@ -160,49 +264,18 @@ try {
     { list: 'pn.validators', table: 'pn_validators', path: '/v1/networks/mainnet/validators', listKey: 'validators', params: { minUptimePerformance: 0 } },
   ];
   // Warm-up walk of every list (simulator caches, JIT), so the first runner does not pay for them.
-  const warmStarted = performance.now();
-  const warmPages = await Promise.all(
-    lists.map(async (l) => {
-      let pages = 0;
-      let token: string | undefined;
-      do {
-        const extra = Object.entries(l.params ?? {}).map(([k, v]) => `&${k}=${v}`).join('');
-        const url = `${sim.baseUrl}${l.path}?pageSize=100${extra}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
-        const page = (await (await fetch(url)).json()) as { nextPageToken?: string };
-        token = page.nextPageToken;
-        pages++;
-      } while (token);
-      return pages;
-    }),
-  );
-  log(`warm-up walk: ${fmt(warmPages.reduce((a, b) => a + b, 0))} pages in ${fmt((performance.now() - warmStarted) / 1000, 1)} s`);
+  const warm = await bareWalk(sim.baseUrl, lists);
+  log(`warm-up walk: ${fmt(warm.pages)} pages in ${fmt(warm.seconds, 1)} s`);
 
   const jobFile = join(work.dir, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ baseUrl: sim.baseUrl, pageSize: 100, lists }));
 
   // glacier-etl's config for the same lists: the world's mainnet EVM chains, the P-chain, no address
   // or node-id partitions; 6 partitions in flight and 6 requests, as `npm run bench` runs it.
-  const pipelineConfig = configForWorld(sim.world, { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: work.dir });
-  pipelineConfig.streams = ['evm.blocks', 'evm.transactions', 'pn.transactions', 'pn.validators'];
-  pipelineConfig.networks = pipelineConfig.networks.map((n) => ({ ...n, chains: ['p-chain'], addresses: [], nodeIds: [] }));
-  pipelineConfig.partitionConcurrency = 6;
-  pipelineConfig.api.concurrency = 6;
-  pipelineConfig.api.pageSize = 100;
-
   const runOnce = async (runner: RunnerName, round: number): Promise<{ measured: Measured; items: Record<string, number> }> => {
     const dir = join(work.dir, `${runner}-${round}`);
     mkdirSync(dir, { recursive: true });
-    if (runner === 'glacier-etl') {
-      const configFile = join(dir, 'config.yaml');
-      writeFileSync(configFile, toYaml({ ...pipelineConfig, dataDir: join(dir, 'data') }));
-      const bin = join(ROOT, 'bin', 'glacier-etl.js');
-      const env = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
-      const measured = await measure(process.execPath, [bin, '--config', configFile, 'backfill', '--no-export', '--json'], env);
-      const counts = spawnSync(process.execPath, [bin, '--config', configFile, 'sql', '--json', COUNT_SQL], { encoding: 'utf8', env: { ...process.env, ...env } });
-      if (counts.status !== 0) throw new Error(`counting glacier-etl's rows failed: ${counts.stderr}`);
-      const [row] = JSON.parse(counts.stdout) as Record<string, number | string>[];
-      return { measured, items: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) };
-    }
+    if (runner === 'glacier-etl') return runGlacier(sim, dir);
     const profile = runner === 'dlt-tuned' ? 'tuned' : 'defaults';
     const measured = await measure(python, [join(ROOT, 'bench', 'peers', 'dlt_peer.py'), '--job', jobFile, '--profile', profile, '--workdir', dir]);
     const report = JSON.parse(measured.stdout.trim().split('\n').at(-1)!) as { rows: Record<string, number>; steps: Record<string, number> };
@@ -270,6 +343,9 @@ try {
     console.log(`\nITEM COUNTS DIFFER:\n  ${mismatches.join('\n  ')}`);
     process.exitCode = 1;
   } else console.log(`\nitem counts: every runner loaded the same ${fmt(items)} items per list`);
+
+  const tuned = rows.find((r) => r.runner === 'dlt-tuned');
+  if (!values['no-floor'] && glacier && tuned) await printFloor(lists, items, tuned);
 } finally {
   await sim.close();
   work.remove();

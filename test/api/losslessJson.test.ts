@@ -111,7 +111,7 @@ describe('parseJsonLossless: where the parsed order and the text order can diffe
         const d = bigDigits();
         return { text: `"x:${d}"`, value: `x:${d}` };
       }
-      if (kind === 4) return { text: '9007199254740993.5', value: 9007199254740993.5 };
+      if (kind === 4) return { text: '9007199254740993.5', value: Number('9007199254740993.5') };
       if (kind === 5) {
         const items = Array.from({ length: rand(4) }, () => gen(depth + 1));
         return { text: `[${items.map((i) => i.text).join(',')}]`, value: items.map((i) => i.value) };

@@ -125,11 +125,12 @@ export const pipelineConfigSchema = z.strictObject({
         .string()
         .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
         .default('64MB'),
-      /** WAL size past which DuckDB checkpoints (DuckDB's checkpoint_threshold): each checkpoint rewrites the tables' open row groups. */
-      checkpointThreshold: z
-        .string()
-        .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
-        .default('64MB'),
+      /**
+       * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: a quarter of
+       * memoryLimit. Each checkpoint rewrites the tables' open row groups; rows not yet checkpointed
+       * hold about 1.6x their WAL size of the buffer.
+       */
+      checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
     })
     .prefault({}),
   worker: z

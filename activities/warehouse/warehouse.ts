@@ -9,7 +9,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
-import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
+import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
@@ -94,7 +94,7 @@ export interface OpenOptions {
    * cached table data grow with the warehouse. Merges and exports spill to disk past it.
    */
   memoryLimit?: string;
-  /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default DEFAULT_CHECKPOINT_THRESHOLD). */
+  /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default: defaultCheckpointThreshold of the memory limit). */
   checkpointThreshold?: string;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
@@ -106,15 +106,19 @@ export interface OpenOptions {
 export const DEFAULT_MEMORY_LIMIT = '64MB';
 
 /**
- * The default WAL size past which DuckDB checkpoints (config `warehouse.checkpointThreshold`;
- * DuckDB's own default is 16MB). Every checkpoint rewrites the tables' row groups that took rows
- * since the last one, so its cost follows the tables' open row groups, not the WAL: measured on
- * bench:write-path's P-chain list (105 pages, 33 MB of WAL), 16MB checkpointed once mid-walk and cost
- * 1.3-1.6 s of COMMIT against 0.5-0.6 s at 64MB (the whole walk then checkpoints once, at close), and
- * a 4MB threshold 4.5 s. Rows past the last checkpoint are held in DuckDB's buffer either way (same
- * IN_MEMORY_TABLE figure at 4MB and 16MB), so a later checkpoint does not raise the memory bound.
+ * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
+ * one: a quarter of the buffer limit (DuckDB's own 16MB at the 64MB default). A checkpoint rewrites
+ * each table's open row group, so fewer checkpoints cost less CPU (bench:write-path's P-chain list,
+ * 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and spent 1.3-1.6 s in COMMIT, 64MB
+ * none and 0.5-0.6 s, the final checkpoint at close costing about the same), but rows committed
+ * since the last checkpoint stay in DuckDB's buffer uncompressed, about 1.6x their WAL size (51 MB at
+ * 25 MB of WAL, 87 MB at 56 MB): at a 64MB limit a 64MB threshold made commits run out of buffer
+ * memory 8 times in part of one long-history bench:quota run (3 in a whole run at 16MB). So the
+ * threshold follows the limit, and a worker given more memory checkpoints less often.
  */
-export const DEFAULT_CHECKPOINT_THRESHOLD = '64MB';
+export function defaultCheckpointThreshold(memoryLimit: string): string {
+  return `${Math.max(1, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;
+}
 
 const CHUNK_ROWS = 2048;
 
@@ -433,9 +437,10 @@ function toCheckpointView(row: Record<string, unknown>): CheckpointView {
 
 /** The instance and its two connections (writes; reads of committed data). */
 async function openFile(path: string, options: OpenOptions): Promise<{ instance: DuckDBInstance; writer: DuckDBConnection; reader: DuckDBConnection }> {
+  const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   const instance = await DuckDBInstance.create(path, {
-    memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-    checkpoint_threshold: options.checkpointThreshold ?? DEFAULT_CHECKPOINT_THRESHOLD,
+    memory_limit: memoryLimit,
+    checkpoint_threshold: options.checkpointThreshold ?? defaultCheckpointThreshold(memoryLimit),
   });
   return { instance, writer: await instance.connect(), reader: await instance.connect() };
 }

@@ -127,7 +127,7 @@ export const pipelineConfigSchema = z.strictObject({
         .default('64MB'),
       /**
        * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: a quarter of
-       * memoryLimit. Each checkpoint rewrites the tables' open row groups; rows not yet checkpointed
+       * memoryLimit, at least DuckDB's own 16 MiB. Each checkpoint rewrites the tables' open row groups; rows not yet checkpointed
        * hold about 1.6x their WAL size of the buffer.
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),

@@ -107,7 +107,8 @@ export const DEFAULT_MEMORY_LIMIT = '64MB';
 
 /**
  * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
- * one: a quarter of the buffer limit (DuckDB's own 16MB at the 64MB default). A checkpoint rewrites
+ * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (the 64MB default gets
+ * that). A checkpoint rewrites
  * each table's open row group, so fewer checkpoints cost less CPU (bench:write-path's P-chain list,
  * 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and spent 1.3-1.6 s in COMMIT, 64MB
  * none and 0.5-0.6 s, the final checkpoint at close costing about the same), but rows committed
@@ -117,8 +118,11 @@ export const DEFAULT_MEMORY_LIMIT = '64MB';
  * threshold follows the limit, and a worker given more memory checkpoints less often.
  */
 export function defaultCheckpointThreshold(memoryLimit: string): string {
-  return `${Math.max(1, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;
+  return `${Math.max(DUCKDB_CHECKPOINT_KIB, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;
 }
+
+/** DuckDB's own checkpoint_threshold (16 MiB): the default never checkpoints more often than DuckDB would. */
+const DUCKDB_CHECKPOINT_KIB = 16 * 1024;
 
 const CHUNK_ROWS = 2048;
 

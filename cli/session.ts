@@ -80,8 +80,12 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
       await workerRun?.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
       await closeWorkerConnection?.();
       stopHeapBudget?.();
-      // Independent once the worker is down: the warehouse's last checkpoint and the dev server's shutdown (about 1 s) overlap.
-      await Promise.all([runtime?.close(), server?.stop()]);
+      // Independent once the worker is down: the warehouse's last checkpoint and the dev server's end
+      // overlap. The server is killed, not stopped: its clients are gone, everything it acknowledged is
+      // in its SQLite file (WAL mode: a killed process loses no committed transaction, and the next
+      // start recovers the log, as after any crash, which the restart tests exercise), and a SIGTERM
+      // costs a fixed 1.1 s of graceful drain on every command (measured: 1.08-1.11 s against 0.01 s).
+      await Promise.all([runtime?.close(), server?.kill()]);
     },
   };
 }

@@ -131,7 +131,10 @@ export class DevServer {
     this.child = undefined;
   }
 
-  /** Kills the process without a clean shutdown (crash tests). */
+  /**
+   * Kills the process without a clean shutdown: crash tests, and the CLI's embedded session once its
+   * work is done (its state is then as safe as after a crash, which the next start recovers).
+   */
   async kill(): Promise<void> {
     const child = this.child;
     if (!child) return;

@@ -180,6 +180,7 @@ async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: 
   config.partitionConcurrency = 6;
   config.api.concurrency = 6;
   config.api.pageSize = 100;
+  mkdirSync(dir, { recursive: true });
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, toYaml(config));
   const bin = join(ROOT, 'bin', 'glacier-etl.js');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../activities/warehouse/index.ts';
 import { defaultCheckpointThreshold } from '../../activities/warehouse/warehouse.ts';
 import { duckdbSizeBytes } from '../../common/duckdbSize.ts';
-import { resolveConfig } from '../../worker/config.ts';
+import { validateConfig } from '../../worker/config.ts';
 
 /**
  * DuckDB's checkpoint threshold follows the buffer limit (a quarter of it) unless the config names
@@ -35,7 +35,7 @@ describe('checkpoint threshold', () => {
 
   it('a malformed size is a one-line error from the warehouse and from the config', async () => {
     await expect(openWarehouse(':memory:', { checkpointThreshold: 'lots' })).rejects.toThrow(/^warehouse checkpoint threshold "lots": expected a size/);
-    expect(() => resolveConfig({ warehouse: { checkpointThreshold: '16 bananas' } }, {})).toThrow(/checkpointThreshold/);
+    expect(() => validateConfig({ warehouse: { checkpointThreshold: '16 bananas' } })).toThrow(/checkpointThreshold/);
     expect(defaultCheckpointThreshold('1GiB')).toBe('262144KiB');
     expect(defaultCheckpointThreshold('32MB')).toBe('16384KiB');
   });

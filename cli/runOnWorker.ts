@@ -31,8 +31,12 @@ export async function runMaintenance<K extends keyof MaintenanceWorkflows>(
   /** Another task queue than the session's (one shard's, for a report about that shard). */
   options: { taskQueue?: string } = {},
 ): Promise<Awaited<ReturnType<MaintenanceWorkflows[K]>>> {
-  const [{ withSession }, maintenance, sharded] = await Promise.all([import('./session.ts'), import('../workflows/maintenance.ts'), import('../workflows/shards.ts')]);
-  const workflows: MaintenanceWorkflows = { ...maintenance, ...sharded };
+  // The launcher first: it starts the dev server before the heavy modules load (sessionLauncher.ts).
+  const { withSession } = await import('./sessionLauncher.ts');
   const queue = (session: Session): Session => (options.taskQueue ? { ...session, taskQueue: options.taskQueue } : session);
-  return await withSession(config, (session) => runOnWorker(queue(session), workflows[name], `glacier-${name.replace(/^sharded|Workflow$/g, '').toLowerCase()}`, args));
+  return await withSession(config, async (session) => {
+    const [maintenance, sharded] = await Promise.all([import('../workflows/maintenance.ts'), import('../workflows/shards.ts')]);
+    const workflows: MaintenanceWorkflows = { ...maintenance, ...sharded };
+    return runOnWorker(queue(session), workflows[name], `glacier-${name.replace(/^sharded|Workflow$/g, '').toLowerCase()}`, args);
+  });
 }

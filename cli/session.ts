@@ -26,7 +26,7 @@ export interface Session {
  * `glacier-etl worker`). Without it, the CLI starts the pinned dev server (state in the data
  * directory, so a crashed run resumes) and a worker in this process.
  */
-export async function openSession(config: ResolvedConfig, options: { logger?: Logger; workflowBundlePath?: string } = {}): Promise<Session> {
+export async function openSession(config: ResolvedConfig, options: { logger?: Logger; workflowBundlePath?: string; launched?: Promise<DevServer> } = {}): Promise<Session> {
   const logger = options.logger ?? createLogger({ base: { component: 'cli' } });
   // Shards are separate worker processes: the CLI can only be a client of their shared cluster.
   if (config.shards.length > 0 && !config.temporalAddress) throw new UserError(`the config names shards (${config.shards.join(', ')}): set TEMPORAL_ADDRESS to the cluster their workers use (glacier-etl worker --shard <name>)`);
@@ -39,8 +39,9 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
   let stopHeapBudget: (() => void) | undefined;
   let address = config.temporalAddress;
   if (!address) {
-    // The dev server's start-up (about 1.3 s, mostly its own process) overlaps opening the warehouse.
-    const starting = new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
+    // The dev server's start-up (about 1.3 s, mostly its own process) overlaps opening the warehouse,
+    // and loading this module when the caller launched it first (sessionLauncher.ts).
+    const starting = options.launched ? options.launched.then((launched) => launched.ready()) : new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
     const opening = buildRuntime(config, logger);
     const [started, opened] = await Promise.allSettled([starting, opening]);
     if (started.status === 'rejected' || opened.status === 'rejected') {
@@ -91,8 +92,8 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
 }
 
 /** Runs fn with a session and always closes it, also on Ctrl-C. */
-export async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>): Promise<T> {
-  const session = await openSession(config);
+export async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>, options: { launched?: Promise<DevServer> } = {}): Promise<T> {
+  const session = await openSession(config, options);
   const onSignal = () => {
     session.logger.warn('interrupted: stopping (completed batches are committed; the next run resumes)');
     void session.close().finally(() => process.exit(130));

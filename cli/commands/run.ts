@@ -24,8 +24,10 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
     .option('--json', 'print the final status as JSON')
     .action(async (opts: RunOptions, command: Command) => {
       const config = await configFor(command);
-      const [{ withSession }, { followPipeline, startPipeline, summarize }] = await Promise.all([import('../session.ts'), import('../runPipeline.ts')]);
+      // The launcher first: it starts the dev server before the heavy modules load (sessionLauncher.ts).
+      const { withSession } = await import('../sessionLauncher.ts');
       await withSession(config, async (session) => {
+        const { followPipeline, startPipeline, summarize } = await import('../runPipeline.ts');
         if (opts.detach && session.embedded) throw new Error('--detach needs TEMPORAL_ADDRESS: the embedded worker stops with this process');
         const handle = await startPipeline(session, {
           mode,

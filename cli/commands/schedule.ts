@@ -11,8 +11,8 @@ const DEFAULT_ID = 'glacier-nightly-sync';
 
 /** The session module (Temporal client, worker, DuckDB) loads only when a schedule command runs. */
 async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>): Promise<T> {
-  const session = await import('../session.ts');
-  return session.withSession(config, fn);
+  const { withSession: open } = await import('../sessionLauncher.ts');
+  return open(config, fn);
 }
 
 function parseDuration(value: string): string {

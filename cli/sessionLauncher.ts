@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../worker/config.ts';
 import { DevServer } from '../worker/devServer.ts';
 import { temporalStateDir } from '../worker/paths.ts';
+import type * as SessionModule from './session.ts';
 import type { Session } from './session.ts';
 
 /**
@@ -14,7 +15,7 @@ export async function withSession<T>(config: ResolvedConfig, fn: (session: Sessi
   const launched = embedded ? new DevServer({ dataDir: temporalStateDir(config.dataDir) }).launch() : undefined;
   // A launch that fails is reported by openSession, which awaits it; this keeps it from being unhandled meanwhile.
   launched?.catch(() => undefined);
-  let session: typeof import('./session.ts');
+  let session: typeof SessionModule;
   try {
     session = await import('./session.ts');
   } catch (error) {

@@ -28,6 +28,13 @@ export function registerDemoCommand(program: Command): void {
       // The simulator first: where it is not installed (the worker image) the demo stops here, in one line.
       const simulator = await (await import('../simulatorLoader.ts')).loadSimulator();
       const size = parseInAction(command, 'size', opts.size, (text) => parseDemoSize(text, simulator.WORLD_SIZES));
+      const dataDir = resolve(opts.dataDir);
+      // The dev server next: its start-up (about 1.1 s) overlaps loading the rest and building the world.
+      const [{ DevServer }, { temporalStateDir }] = await Promise.all([import('../../worker/devServer.ts'), import('../../worker/paths.ts')]);
+      const launched = new DevServer({ dataDir: temporalStateDir(dataDir) }).launch();
+      launched.catch(() => undefined); // a failed launch is reported where the session awaits it
+      let adopted = false;
+      const release = () => (adopted ? undefined : launched.then((server) => server.kill(), () => undefined));
       // Loaded here, not at the top: only `demo` and `simulator` pay for the simulator (and the
       // demo for Temporal, DuckDB and the sync core); `--help` and the other commands start fast.
       const [{ stringify: toYaml }, { resolveConfig }, { configForWorld, DEMO_RATE_LIMITS }, { withSession }, { runOnWorker }, { followPipeline, startPipeline, summarize }, { reportWorkflow, verifyWorkflow }, { writeReport }] =
@@ -40,16 +47,22 @@ export function registerDemoCommand(program: Command): void {
           import('../runPipeline.ts'),
           import('../../workflows/maintenance.ts'),
           import('../report/writeReport.ts'),
-        ]);
-      const sim = await simulator.startSimulator({ seed: opts.seed, size, rateLimits: DEMO_RATE_LIMITS });
+        ]).catch(async (error: unknown) => {
+          await release();
+          throw error;
+        });
+      const sim = await simulator.startSimulator({ seed: opts.seed, size, rateLimits: DEMO_RATE_LIMITS }).catch(async (error: unknown) => {
+        await release();
+        throw error;
+      });
       try {
-        const dataDir = resolve(opts.dataDir);
         mkdirSync(dataDir, { recursive: true });
         const pipelineConfig = configForWorld(sim.world.describe(), { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir });
         writeFileSync(join(dataDir, 'demo-config.yaml'), toYaml(pipelineConfig));
         // The demo talks to its own simulator and its own embedded Temporal, whatever the shell says.
         const config = resolveConfig(pipelineConfig, { GLACIER_DATA_DIR: dataDir });
         process.stdout.write(`simulator: ${sim.baseUrl} (metrics ${sim.metricsUrl}), world ${size} seed ${opts.seed}\n`);
+        adopted = true; // the session owns the server from here, and stops it on every path
         await withSession(config, async (session) => {
           process.stdout.write(`temporal UI: ${session.uiUrl}\n`);
           const handle = await startPipeline(session, {
@@ -86,8 +99,9 @@ export function registerDemoCommand(program: Command): void {
           if (opts.keepRunning) {
             await new Promise<void>((resolve) => process.once('SIGINT', resolve));
           }
-        });
+        }, { launched });
       } finally {
+        await release();
         await sim.close();
       }
     });

@@ -127,8 +127,8 @@ export const pipelineConfigSchema = z.strictObject({
         .default('64MB'),
       /**
        * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: a quarter of
-       * memoryLimit, at least DuckDB's own 16 MiB. Each checkpoint rewrites the tables' open row groups; rows not yet checkpointed
-       * hold about 1.6x their WAL size of the buffer.
+       * memoryLimit, at least DuckDB's own 16 MiB. Each checkpoint rewrites the tables' open row
+       * groups; rows not yet checkpointed hold about 1.6x their WAL size of the buffer.
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
     })

@@ -107,15 +107,15 @@ export const DEFAULT_MEMORY_LIMIT = '64MB';
 
 /**
  * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
- * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (the 64MB default gets
- * that). A checkpoint rewrites
- * each table's open row group, so fewer checkpoints cost less CPU (bench:write-path's P-chain list,
- * 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and spent 1.3-1.6 s in COMMIT, 64MB
- * none and 0.5-0.6 s, the final checkpoint at close costing about the same), but rows committed
- * since the last checkpoint stay in DuckDB's buffer uncompressed, about 1.6x their WAL size (51 MB at
- * 25 MB of WAL, 87 MB at 56 MB): at a 64MB limit a 64MB threshold made commits run out of buffer
- * memory 8 times in part of one long-history bench:quota run (3 in a whole run at 16MB). So the
- * threshold follows the limit, and a worker given more memory checkpoints less often.
+ * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (which the 64MB default
+ * gets). A checkpoint rewrites each table's open row group, so fewer checkpoints cost less CPU
+ * (bench:write-path's P-chain list, 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and
+ * spent 1.3-1.6 s in COMMIT, 64MB none and 0.5-0.6 s, the final checkpoint at close costing about
+ * the same), but rows committed since the last checkpoint stay in DuckDB's buffer uncompressed,
+ * about 1.6x their WAL size (51 MB at 25 MB of WAL, 87 MB at 56 MB): at a 64MB limit a 64MB
+ * threshold made commits run out of buffer memory 8 times in part of one long-history bench:quota
+ * run (3 in a whole run at 16MB). So the threshold follows the limit, and a worker given more memory
+ * checkpoints less often.
  */
 export function defaultCheckpointThreshold(memoryLimit: string): string {
   return `${Math.max(DUCKDB_CHECKPOINT_KIB, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;

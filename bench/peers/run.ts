@@ -13,6 +13,8 @@
  * Every runner is a child process (`/usr/bin/time` around it): CPU is user + system of the whole
  * tree (time reports the reaped children too: Temporal's dev server, dlt's normalize workers),
  * peak RSS is the largest sum of resident memory over the tree, sampled every 100 ms from /proc.
+ * glacier-etl-service is the same load on a worker and dev server already running (a deployment);
+ * its CPU is the client's plus the worker's and the server's over the load, from /proc.
  * The simulator runs in its own process, counts for nobody and is warmed up by one walk of every
  * list before the first runner. The peer's Python venv is created
  * on first use under ~/.cache/glacier-etl/peer-venv (dlt pinned below, from PyPI).
@@ -22,16 +24,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { BENCH_SIZE, fmt, startBenchSimulator, tempDir, UNLIMITED, type BenchSimulator } from '../benchWorld.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
-import { startDevArgs } from '../../worker/devServer.ts';
+import { DevServer, startDevArgs } from '../../worker/devServer.ts';
 import { freePort } from '../../worker/freePort.ts';
 import { temporalBinary } from '../../worker/temporalBinary.ts';
 
 const DLT_REQUIREMENT = 'dlt[duckdb,parquet]==1.31.0';
-const RUNNERS = ['glacier-etl', 'dlt-defaults', 'dlt-tuned'] as const;
+const RUNNERS = ['glacier-etl', 'glacier-etl-service', 'dlt-defaults', 'dlt-tuned'] as const;
 type RunnerName = (typeof RUNNERS)[number];
 /** Items glacier-etl loaded per list: one row per item in each list's main table. */
 const COUNT_SQL = `SELECT (SELECT count(*) FROM evm_blocks) AS "evm.blocks", (SELECT count(*) FROM evm_transactions) AS "evm.transactions",
@@ -183,8 +186,8 @@ async function bareWalk(baseUrl: string, lists: ListJob[]): Promise<{ pages: num
   return { pages: pages.reduce((a, b) => a + b, 0), seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-/** `glacier-etl backfill --no-export` of the four lists on a simulator (compiled CLI, embedded dev server), then its row counts. */
-async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: Measured; items: Record<string, number> }> {
+/** The glacier-etl config of the four lists on a simulator, written under dir; returns the file. */
+function writeGlacierConfig(on: BenchSimulator, dir: string): string {
   // The world's mainnet EVM chains, the P-chain, no address or node-id partitions; 6 partitions in
   // flight and 6 requests, as `npm run bench` runs it.
   const config = configForWorld(on.world, { baseUrl: on.baseUrl, metricsUrl: on.metricsUrl, dataDir: join(dir, 'data') });
@@ -196,15 +199,91 @@ async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: 
   mkdirSync(dir, { recursive: true });
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, toYaml(config));
-  const bin = join(ROOT, 'bin', 'glacier-etl.js');
-  const env = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
-  // BENCH_PEER_CPU_PROF=<dir> writes a V8 CPU profile of the glacier-etl process there.
-  const prof = process.env.BENCH_PEER_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PEER_CPU_PROF] : [];
-  const measured = await measure(process.execPath, [...prof, bin, '--config', configFile, 'backfill', '--no-export', '--json'], env);
-  const counts = spawnSync(process.execPath, [bin, '--config', configFile, 'sql', '--json', COUNT_SQL], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return configFile;
+}
+
+const GLACIER_BIN = join(ROOT, 'bin', 'glacier-etl.js');
+const GLACIER_ENV = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
+
+/** Items per list in a glacier-etl warehouse no process holds. */
+function glacierCounts(configFile: string): Record<string, number> {
+  const counts = spawnSync(process.execPath, [GLACIER_BIN, '--config', configFile, 'sql', '--json', COUNT_SQL], { encoding: 'utf8', env: { ...process.env, ...GLACIER_ENV } });
   if (counts.status !== 0) throw new Error(`counting glacier-etl's rows failed: ${counts.stderr}`);
   const [row] = JSON.parse(counts.stdout) as Record<string, number | string>[];
-  return { measured, items: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) };
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+}
+
+/** `glacier-etl backfill --no-export` of the four lists on a simulator (compiled CLI, embedded dev server), then its row counts. */
+async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: Measured; items: Record<string, number> }> {
+  const configFile = writeGlacierConfig(on, dir);
+  // BENCH_PEER_CPU_PROF=<dir> writes a V8 CPU profile of the glacier-etl process there.
+  const prof = process.env.BENCH_PEER_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PEER_CPU_PROF] : [];
+  const measured = await measure(process.execPath, [...prof, GLACIER_BIN, '--config', configFile, 'backfill', '--no-export', '--json'], GLACIER_ENV);
+  return { measured, items: glacierCounts(configFile) };
+}
+
+/** A process's peak resident memory so far (VmHWM, kB); 0 once it is gone. */
+function peakRssKb(pid: number): number {
+  try {
+    return Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds so far of one process (all its threads), from /proc; 0 once it is gone. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * glacier-etl as a deployed service runs it: a dev server and a `glacier-etl worker` already up
+ * (started, and left to settle, before the clock starts), and `glacier-etl backfill --no-export` as a
+ * client of that cluster (TEMPORAL_ADDRESS). Counted: the client's wall time, and the CPU of the
+ * client, the worker and the dev server over it (their /proc deltas); peak RSS is the client's peak
+ * plus the worker's and the server's. What a scheduled load costs where the service already runs.
+ */
+async function runGlacierService(on: BenchSimulator, dir: string): Promise<{ measured: Measured; items: Record<string, number> }> {
+  const configFile = writeGlacierConfig(on, dir);
+  const server = await new DevServer({ dataDir: join(dir, 'temporal'), headless: true }).start();
+  try {
+    const serverPid = [...treeSample(process.pid).temporalCpu.keys()][0];
+    const env = { ...process.env, ...GLACIER_ENV, LOG_LEVEL: 'info', TEMPORAL_ADDRESS: server.address };
+    const worker = spawn(process.execPath, [GLACIER_BIN, '--config', configFile, 'worker'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: worker.stderr! }).on('line', (line) => {
+          if (line.includes('"msg":"worker running"')) resolve();
+        });
+        void exited.then(() => reject(new Error('glacier-etl worker exited during start-up')));
+      });
+      await new Promise((r) => setTimeout(r, 1000)); // let the worker's pollers settle
+      const cpu0 = processCpuSeconds(worker.pid!) + (serverPid ? processCpuSeconds(serverPid) : 0);
+      const server0 = serverPid ? processCpuSeconds(serverPid) : 0;
+      const client = await measure(process.execPath, [GLACIER_BIN, '--config', configFile, 'backfill', '--no-export', '--json'], { ...GLACIER_ENV, TEMPORAL_ADDRESS: server.address });
+      const serverCpu = (serverPid ? processCpuSeconds(serverPid) : 0) - server0;
+      const serviceCpu = processCpuSeconds(worker.pid!) + (serverPid ? processCpuSeconds(serverPid) : 0) - cpu0;
+      const serviceRssMb = peakRssKb(worker.pid!) / 1024 + (serverPid ? peakRssKb(serverPid) / 1024 : 0);
+      const measured: Measured = { ...client, cpuSeconds: client.cpuSeconds + serviceCpu, temporalCpuSeconds: serverCpu, peakRssMb: client.peakRssMb + serviceRssMb };
+      worker.kill('SIGTERM');
+      await exited;
+      return { measured, items: glacierCounts(configFile) };
+    } finally {
+      if (worker.exitCode === null) {
+        worker.kill('SIGKILL');
+        await exited;
+      }
+    }
+  } finally {
+    await server.kill();
+  }
 }
 
 /** The pinned dev server alone: started as the CLI starts it, stopped (SIGTERM) as soon as its port answers. */
@@ -293,6 +372,7 @@ try {
     const dir = join(work.dir, `${runner}-${round}`);
     mkdirSync(dir, { recursive: true });
     if (runner === 'glacier-etl') return runGlacier(sim, dir);
+    if (runner === 'glacier-etl-service') return runGlacierService(sim, dir);
     const profile = runner === 'dlt-tuned' ? 'tuned' : 'defaults';
     const measured = await measure(python, [join(ROOT, 'bench', 'peers', 'dlt_peer.py'), '--job', jobFile, '--profile', profile, '--workdir', dir]);
     const report = JSON.parse(measured.stdout.trim().split('\n').at(-1)!) as { rows: Record<string, number>; steps: Record<string, number> };

@@ -4,7 +4,7 @@
  * a fixed stream set, and row counts of a warehouse.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,4 +123,28 @@ export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', 
 export function envNumber(name: string, fallback: number): number {
   const v = process.env[name];
   return v === undefined || v === '' ? fallback : Number(v);
+}
+
+/** A memory figure of a process from /proc/<pid>/status (kB): resident now (VmRSS) or its peak (VmHWM); 0 once it is gone. */
+export function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+export const USER_HZ = 100;
+
+/** CPU seconds so far of one process (all its threads), from /proc/<pid>/stat; 0 once it is gone. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return 0;
+  }
 }

@@ -8,7 +8,7 @@
  *                                      BENCH_MEMORY_LIMIT=128MB sets warehouse.memoryLimit, the config default otherwise)
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ import { warehousePath } from '../worker/paths.ts';
 import { pipelineWorkflow } from '../workflows/pipeline.ts';
 import { summarize } from '../cli/runPipeline.ts';
 import { WORLD_SIZES } from '../tools/simulator/index.ts';
-import { benchConfig, countRows, envNumber, fmt, startBenchSimulator, tempDir, UNLIMITED } from './benchWorld.ts';
+import { benchConfig, countRows, envNumber, fmt, readStatusKb, startBenchSimulator, tempDir, UNLIMITED } from './benchWorld.ts';
 
 export interface MemoryResult {
   targetRows: number;
@@ -36,15 +36,6 @@ export interface MemoryResult {
 const MAX_TXS_PER_BLOCK = 20;
 /** Rows per block of the first EVM chain: the block, and 0..20 transactions (10 on average). */
 const ROWS_PER_BLOCK = 1 + MAX_TXS_PER_BLOCK / 2;
-
-function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** One backfill of evm.blocks + evm.transactions of one chain sized for `targetRows`, by a worker child process. */
 export async function runMemory(server: DevServer, targetRows: number, partitionConcurrency: number, maxPagesPerBatch: number): Promise<MemoryResult> {

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
-import { BENCH_SIZE, fmt, startBenchSimulator, tempDir, UNLIMITED, type BenchSimulator } from '../benchWorld.ts';
+import { BENCH_SIZE, fmt, processCpuSeconds, readStatusKb, startBenchSimulator, tempDir, UNLIMITED, USER_HZ, type BenchSimulator } from '../benchWorld.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { DevServer, startDevArgs } from '../../worker/devServer.ts';
 import { freePort } from '../../worker/freePort.ts';
@@ -91,7 +91,6 @@ function treeSample(root: number): { rssBytes: number; temporalCpu: Map<number, 
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   const temporal = new Map<number, number>();
-  const ticks = 100; // USER_HZ on Linux
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
@@ -100,7 +99,7 @@ function treeSample(root: number): { rssBytes: number; temporalCpu: Map<number, 
       const pid = Number(name);
       const ppid = Number(fields[1]);
       rss.set(pid, Number(fields[21]) * 4096);
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'temporal') temporal.set(pid, (Number(fields[11]) + Number(fields[12])) / ticks);
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'temporal') temporal.set(pid, (Number(fields[11]) + Number(fields[12])) / USER_HZ);
       children.set(ppid, [...(children.get(ppid) ?? []), pid]);
     } catch {
       // the process ended while we looked
@@ -222,26 +221,6 @@ async function runGlacier(on: BenchSimulator, dir: string): Promise<{ measured: 
   return { measured, items: glacierCounts(configFile) };
 }
 
-/** A process's peak resident memory so far (VmHWM, kB); 0 once it is gone. */
-function peakRssKb(pid: number): number {
-  try {
-    return Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds so far of one process (all its threads), from /proc; 0 once it is gone. */
-function processCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * glacier-etl as a deployed service runs it: a dev server and a `glacier-etl worker` already up
  * (started, and left to settle, before the clock starts), and `glacier-etl backfill --no-export` as a
@@ -265,13 +244,14 @@ async function runGlacierService(on: BenchSimulator, dir: string): Promise<{ mea
         void exited.then(() => reject(new Error('glacier-etl worker exited during start-up')));
       });
       await new Promise((r) => setTimeout(r, 1000)); // let the worker's pollers settle
-      const cpu0 = processCpuSeconds(worker.pid!) + (serverPid ? processCpuSeconds(serverPid) : 0);
-      const server0 = serverPid ? processCpuSeconds(serverPid) : 0;
+      // The service's two processes, read before and after the load (a pid of 0 reads as nothing).
+      const pids = [worker.pid!, serverPid ?? 0];
+      const [worker0, server0] = pids.map(processCpuSeconds);
       const client = await measure(process.execPath, [GLACIER_BIN, '--config', configFile, 'backfill', '--no-export', '--json'], { ...GLACIER_ENV, TEMPORAL_ADDRESS: server.address });
-      const serverCpu = (serverPid ? processCpuSeconds(serverPid) : 0) - server0;
-      const serviceCpu = processCpuSeconds(worker.pid!) + (serverPid ? processCpuSeconds(serverPid) : 0) - cpu0;
-      const serviceRssMb = peakRssKb(worker.pid!) / 1024 + (serverPid ? peakRssKb(serverPid) / 1024 : 0);
-      const measured: Measured = { ...client, cpuSeconds: client.cpuSeconds + serviceCpu, temporalCpuSeconds: serverCpu, peakRssMb: client.peakRssMb + serviceRssMb };
+      const [worker1, server1] = pids.map(processCpuSeconds);
+      const serviceRssMb = pids.reduce((mb, pid) => mb + (pid ? readStatusKb(pid, 'VmHWM') / 1024 : 0), 0);
+      const serviceCpu = worker1 - worker0 + (server1 - server0);
+      const measured: Measured = { ...client, cpuSeconds: client.cpuSeconds + serviceCpu, temporalCpuSeconds: server1 - server0, peakRssMb: client.peakRssMb + serviceRssMb };
       worker.kill('SIGTERM');
       await exited;
       return { measured, items: glacierCounts(configFile) };

@@ -24,6 +24,9 @@ export async function chromiumExecutable(env: NodeJS.ProcessEnv = process.env): 
     return env.CHROMIUM_PATH;
   }
   if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`no ${SYSTEM_CHROMIUM}, and @sparticuz/chromium's build runs on Linux x64 only: set CHROMIUM_PATH to a Chromium or Chrome binary`);
+  }
 
   // build/index.js; the package's exports do not include its package.json.
   const entry = createRequire(join(ROOT, 'package.json')).resolve('@sparticuz/chromium');

@@ -8,8 +8,8 @@ import { compareWithTruth, truthClient } from '../helpers/truthTables.ts';
 import { drain, startHarness, type Harness } from './harness.ts';
 
 /**
- * The two cases of issue 19 on the `small` world with the demo's config, through the sync core
- * (scripts/reproduce-issue19.sh runs the same through the CLI): a snapshot emptied by the world's
+ * Snapshots that growth emptied, on the `small` world with the demo's config, through the sync core
+ * (scripts/check-latest-views.sh runs the same through the CLI): a snapshot emptied by the world's
  * growth reads as empty in the latest views, which equal the API, and verify is green.
  */
 
@@ -51,7 +51,7 @@ async function expectLatestEqualsApiAndVerifyGreen(partitions: PartitionSpec[], 
   expect(findings.filter((f) => !f.ok)).toEqual([]);
 }
 
-describe('issue 19 reproductions (small world, demo config)', () => {
+describe('latest views after a snapshot emptied (small world, demo config)', () => {
   it('seed 4242, syncs after 400-step growths: a balance the growth empties is gone from v_pn_balances_latest at that sync; verify green', async () => {
     // The issue's case was a C-chain set holding 134000000000 nAVAX at the backfill and none after 400
     // steps; the world has grown more variants since (issue 13), so the emptied balance is found, not
@@ -66,7 +66,7 @@ describe('issue 19 reproductions (small world, demo config)', () => {
         GROUP BY ALL`);
       for (const e of emptied) {
         expect(BigInt(String(e.held))).toBeGreaterThan(0n);
-        // Before issue 19 the latest view kept the old balance here.
+        // Latest means the last finished walk: views that took each key's newest row kept the old balance here.
         const scope = [String(e.blockchain_id), String(e.address_set), String(e.kind)];
         const [{ n }] = await h!.warehouse.query('SELECT count(*) AS n FROM v_pn_balances_latest WHERE blockchain_id = $1 AND address_set = $2 AND kind = $3', scope);
         expect(Number(n), scope.join(' ')).toBe(0);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Issue 19 from the command line: backfill a simulated world, grow it and sync (once per step count),
-# then check that verify is green and that the latest snapshot views equal the API's answer.
-#   bash scripts/reproduce-issue19.sh <seed> <steps[,steps...]> [size]
-#   e.g. bash scripts/reproduce-issue19.sh 4242 400; bash scripts/reproduce-issue19.sh 11 200,200
+# The latest snapshot views after growth, from the command line: backfill a simulated world, grow it
+# and sync (once per step count), then check that verify is green and that the `*_latest` views equal
+# the API's answer, so a snapshot the growth emptied (a balance sold off, atomic memory imported)
+# reads as empty. test/warehouse/emptiedSnapshotsLatest.test.ts runs the same cases through the sync core.
+#   bash scripts/check-latest-views.sh <seed> <steps[,steps...]> [size]
+#   e.g. bash scripts/check-latest-views.sh 4242 400; bash scripts/check-latest-views.sh 11 200,200
 set -euo pipefail
 seed=${1:?seed}; steps=${2:?steps}; size=${3:-small}
 cd "$(dirname "$0")/.."
-dir=$(mktemp -d /tmp/glacier-issue19-XXXX)
+dir=$(mktemp -d /tmp/glacier-latest-views-XXXX)
 cli="node bin/glacier-etl.js"
 $cli simulator --size "$size" --seed "$seed" --no-rate-limits >"$dir/sim.log" 2>&1 &
 sim=$!

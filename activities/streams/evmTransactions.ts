@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import { partitionId } from './partitionIds.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { evmTransactionsTable } from './tables/evmTransactions.ts';
+import { evmTransactionsTable } from './shared/evmTransactions.ts';
 
 export const evmTransactions = defineStream({
   name: 'evm.transactions',

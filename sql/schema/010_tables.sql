@@ -1,4 +1,4 @@
--- Generated from the stream catalog (activities/streams/) by activities/warehouse/renderDdl.ts. Do not edit by hand.
+-- Generated from the stream catalog (activities/streams/) by activities/streams/catalogDdl.ts. Do not edit by hand.
 -- Amounts: uint256 EVM values are VARCHAR (exact) plus a <name>_num DECIMAL(38,0) twin, NULL when the value has more
 -- than 38 digits; nAVAX and other primary-network amounts are HUGEINT; 64-bit counters UBIGINT/BIGINT; times are
 -- epoch seconds (BIGINT) as the API sends them. Nested objects are flattened to prefixed columns, string lists are

@@ -3,7 +3,7 @@ import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
-import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../common/activityTypes.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';

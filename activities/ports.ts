@@ -1,5 +1,5 @@
 import type { StreamName } from '../common/streamNames.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput, VerifyFinding } from '../common/activityTypes.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
 
@@ -31,11 +31,7 @@ export interface StatusPort {
   streamCosts(): Promise<StreamCost[]>;
 }
 
-export interface VerifyFinding {
-  check: string;
-  ok: boolean;
-  detail: string;
-}
+export type { VerifyFinding } from '../common/activityTypes.ts';
 
 export interface VerifyInput {
   streams?: StreamName[];

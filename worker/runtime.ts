@@ -4,6 +4,7 @@ import { createDataApiClient } from '../activities/api/index.ts';
 import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
+import { allTables } from '../activities/streams/catalog.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
@@ -72,7 +73,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     deps: {
       logger,
       sync,
-      exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input, { shard: config.shard }) },
+      exporter: { exportParquet: (input) => exportParquet(warehouse, allTables(), outDir, input, { shard: config.shard }) },
       status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },

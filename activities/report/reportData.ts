@@ -1,5 +1,5 @@
 import { sqlFile } from '../warehouse/sqlFile.ts';
-import type { VerifyFinding } from '../ports.ts';
+import type { VerifyFinding } from '../../common/activityTypes.ts';
 
 /** Reads committed rows from the warehouse (a read-only connection, or the worker's own reader). */
 export type QueryFn = (sql: string) => Promise<Record<string, unknown>[]>;

@@ -1,8 +1,8 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
-import { chainListPartitions } from './tables/blockRanges.ts';
-import { evmNativeBalancesTable, type NativeBalanceEntry } from './tables/evmNativeBalances.ts';
+import { chainListPartitions } from './shared/blockRanges.ts';
+import { evmNativeBalancesTable, type NativeBalanceEntry } from './shared/evmNativeBalances.ts';
 
 /** The native balance of one configured address. */
 async function balanceOf(client: StreamClient, p: PartitionSpec, address: string): Promise<NativeBalanceEntry> {

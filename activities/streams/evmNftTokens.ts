@@ -1,10 +1,10 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { NftTokenResponse } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, snapshotAt, varchar } from './columns.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
-import { chainListPartitions } from './tables/blockRanges.ts';
-import { chainColumn } from './tables/evmTransactions.ts';
+import { chainListPartitions } from './shared/blockRanges.ts';
+import { chainColumn } from './shared/evmTransactions.ts';
 
 type Item = { contract: string; tokenId: string; token: NftTokenResponse };
 

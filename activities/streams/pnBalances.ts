@@ -3,7 +3,7 @@ import type { Network } from '../api/endpoints/index.ts';
 import type { AtomicMemoryBalanceAmount, Balances } from '../api/schemas/index.ts';
 import { assetAmount, defineTable, integer, snapshotAt, varchar } from './columns.ts';
 import { childrenOf, defineStream, type Child } from './streamDef.ts';
-import { addressSet, addressSetPartitions, chainKey } from './tables/pnPartitions.ts';
+import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
 
 type Item = { balances: Balances };
 type Entry = Child<Item, AtomicMemoryBalanceAmount>;

@@ -1,12 +1,13 @@
 import type { Endpoint, ListEndpoint, ListResponse, PageParams } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
-import type { PartitionSpec, SyncMode } from '../sync/types.ts';
-import type { WalkCursor } from '../sync/walk.ts';
+import type { PartitionSpec, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
+import type { Warehouse } from '../warehouse/warehouse.ts';
 import type { PageContext, TableSpec } from './columns.ts';
+import type { OwnCursor } from './ownCursor.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
@@ -18,28 +19,27 @@ export interface StreamClient {
 }
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */
-export interface StreamPage<T = unknown> {
+export interface StreamPage<T = unknown, M = unknown> {
   items: readonly T[];
   nextPageToken?: string;
   /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
   response?: unknown;
-  /**
-   * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
-   * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
-   */
-  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number; finals?: string[] };
+  /** A newest-first walk without StreamDecl.identity: the identity of the page's newest item (the walk keeps the first). */
+  newest?: string;
+  /** What the page tells the stream's own cursor part (StreamDecl.cursor folds it in). */
+  marks?: M;
   /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
   cut?: boolean;
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
-export interface FetchState {
+export interface FetchState<S = unknown> {
   pageToken: string | null;
   /** range streams: inclusive lower bound of this walk (block number or epoch seconds). */
   from?: number;
   pageSize: number;
-  /** The walk cursor (read-only): streams that steer their own incremental walk read their marks here. */
-  cursor?: Readonly<WalkCursor>;
+  /** The walk cursor (read-only): streams that steer their own incremental walk read their part (`stream`) here. */
+  cursor?: Readonly<WalkCursor<S>>;
 }
 
 /** Values every row of a batch is stamped with. */
@@ -50,7 +50,7 @@ export interface NormalizeContext {
 }
 
 /** Derived inputs for partitions that depend on earlier results (node ids found by pn.validators). */
-export interface Discovered {
+export interface Discovered<D = unknown> {
   validatorNodeIds?: Map<string, string[]>;
   /** Latest block per EVM chain id, read at planning time (block-range streams split their backfill by it). */
   chainHeads?: Map<string, number>;
@@ -59,13 +59,20 @@ export interface Discovered {
   /** Which wave of a pipeline run is planned (unset: a plan of every partition at once, as verify and shard routing ask). */
   wave?: 'configured' | 'derived';
   mode?: 'backfill' | 'sync';
-  /** pn.utxos partitions (ids) whose sync must still read the UTXO list (utxoDerivation.ts); planned with the derived wave. */
-  utxoListsNeeded?: ReadonlySet<string>;
-  /** pn.rewards partitions (ids) of a sync whose rewards are all stored already (rewardSkip.ts); planned with the derived wave. */
-  rewardsComplete?: ReadonlySet<string>;
+  /** The derived wave: what this stream's own planning found in the warehouse (StreamDecl.derive). */
+  derived?: D;
 }
 
-type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;
+/** What a stream's planning of the derived wave may read (StreamDecl.derive). */
+export interface DeriveContext {
+  warehouse: Warehouse;
+  config: ResolvedConfig;
+  plan: Discovered;
+  /** The run being planned: the walks it completed so far are this run's. */
+  runId?: string;
+}
+
+type FetchPage<T, S = unknown, M = unknown> = (client: StreamClient, partition: PartitionSpec, state: FetchState<S>) => Promise<StreamPage<T, M>>;
 
 /**
  * How one table of a stream gets its rows from a page: the items themselves, a list inside each item
@@ -131,8 +138,12 @@ export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, 
   return { table, fill: (page, x, out) => filler(table, out, pick(page, x), x) };
 }
 
-/** A stream as declared: where it reads, how it walks, and the tables its items fill. */
-export interface StreamDecl<T> {
+/**
+ * A stream as declared: where it reads, how it walks, and the tables its items fill. S: its own part
+ * of the walk cursor, M: the marks its pages report for it, D: what its planning of the derived
+ * wave finds (each only for a stream that declares `cursor` or `derive`).
+ */
+export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
   name: StreamName;
   mode: SyncMode;
   /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
@@ -142,7 +153,7 @@ export interface StreamDecl<T> {
    * are read from there, never copied into the stream.
    */
   walks: Endpoint<never, unknown> & { maxPageSize?: number };
-  fetchPage: FetchPage<T>;
+  fetchPage: FetchPage<T, S, M>;
   /** Every table the items fill, parent first. A table may appear twice (filled from two sources). */
   sources: TableSource<T>[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
@@ -152,7 +163,14 @@ export interface StreamDecl<T> {
   /** Not in the default stream set (a config that lists no streams): a config names it to run it. */
   optIn?: boolean;
   /** Partitions from the config (and, for derived streams, from discovered values). */
-  partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  partitions(config: ResolvedConfig, discovered?: Discovered<D>): PartitionSpec[];
+  /**
+   * The derived wave of a pipeline run: planning that reads the warehouse (what the first wave
+   * stored), before `partitions` is asked; its answer reaches `partitions` as `discovered.derived`.
+   */
+  derive?(ctx: DeriveContext): Promise<D | undefined>;
+  /** State this stream keeps across walks in its part of the cursor (`cursor.stream`), and how a walk carries it. */
+  cursor?: OwnCursor<S, M>;
   /**
    * descending-until-known and range: the item's position in the walk order (block number, height or
    * epoch seconds), compared with the stored high-water mark.
@@ -168,7 +186,7 @@ export interface StreamDecl<T> {
    * A sync's new walk of this partition: true when its cursor alone shows that nothing can have
    * changed (every configured key read already and final), so the walk completes without a request.
    */
-  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor<S>>): boolean;
 }
 
 /** A fetched page as the generic driver sees it: what the walk needs, and the page's rows on demand. */
@@ -176,7 +194,9 @@ export interface DrivenPage {
   /** API items the page held. */
   items: number;
   nextPageToken?: string;
-  marks?: StreamPage['marks'];
+  newest?: string;
+  /** For the stream's own cursor part (StreamDriver.cursor). */
+  marks?: unknown;
   /** The server cut this page short while more remain (StreamPage.cut). */
   cut?: boolean;
   /** Walk-order keys of the items (see StreamDecl.orderKey), finite ones only. */
@@ -201,6 +221,10 @@ export interface StreamDriver {
   takesDiscovered?: boolean;
   optIn?: boolean;
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  /** See StreamDecl.derive. */
+  derive?(ctx: DeriveContext): Promise<unknown>;
+  /** See StreamDecl.cursor. */
+  cursor?: OwnCursor;
   /** See StreamDecl.unchanged. */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
   /** Fetches one page of a walk. */
@@ -208,10 +232,10 @@ export interface StreamDriver {
 }
 
 /** A declared stream: the driver, plus its typed parts (tests feed it hand-made items). */
-export interface Stream<T> extends StreamDriver {
-  fetchPage: FetchPage<T>;
+export interface Stream<T, S = unknown, M = unknown> extends StreamDriver {
+  fetchPage: FetchPage<T, S, M>;
   /** A page's rows as plain objects per table. */
-  normalize(page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]>;
+  normalize(page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]>;
 }
 
 export const pageContext = (ctx: NormalizeContext): PageContext => ({ partition: ctx.partition, snapshotAt: ctx.snapshotAt, snapshot: BigInt(ctx.snapshotAt), runId: ctx.runId });
@@ -233,30 +257,31 @@ export function emptyBatches(tables: readonly TableDef[]): Map<string, ColumnBat
 }
 
 /** Declares a stream; the generic driver it returns walks, extracts and commits every stream the same way. */
-export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
+export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: StreamDecl<T, S, M, D>): Stream<T, S, M> {
   const tables = [...new Map(decl.sources.map((s) => [s.table.name, s.table])).values()];
-  const extract = (page: StreamPage<T>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number => {
+  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number => {
     const x = pageContext(ctx);
     let rows = 0;
     for (const source of decl.sources) rows += source.fill(page, x, into.get(source.table.name)!);
     return rows;
   };
-  const normalize = (page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]> => {
+  const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
     const batches = emptyBatches(tables);
     extract(page, ctx, batches);
     return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
   };
-  const drive = (page: StreamPage<T>): DrivenPage => ({
+  const drive = (page: StreamPage<T, M>): DrivenPage => ({
     items: page.items.length,
     nextPageToken: page.nextPageToken,
-    marks: page.marks,
+    ...(page.newest !== undefined ? { newest: page.newest } : {}),
+    ...(page.marks !== undefined ? { marks: page.marks } : {}),
     ...(page.cut === true ? { cut: true } : {}),
     orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
     identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
     extract: (ctx, into) => extract(page, ctx, into),
     rows: (ctx) => normalize(page, ctx),
   });
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, unchanged, fetchPage } = decl;
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, fetchPage } = decl;
   return {
     name,
     mode,
@@ -267,10 +292,13 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     ...(takesDiscovered ? { takesDiscovered } : {}),
     ...(optIn ? { optIn } : {}),
     ...(unchanged ? { unchanged } : {}),
+    ...(derive ? { derive } : {}),
+    ...(cursor ? { cursor } : {}),
+    // The plan a stream is asked with carries its own `derived` (the core asks derive, then partitions).
     partitions,
     fetchPage,
     normalize,
-    fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state)),
+    fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state as FetchState<S>)),
   };
 }
 

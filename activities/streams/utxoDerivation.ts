@@ -1,9 +1,9 @@
 import type { ResolvedConfig } from '../../common/config.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { partitionId, setTag } from './partitionIds.ts';
-import type { Discovered } from './streamDef.ts';
-import { addressSetPartitions } from './tables/pnPartitions.ts';
+import type { DeriveContext, Discovered } from './streamDef.ts';
+import { addressSetPartitions } from './shared/pnPartitions.ts';
 
 /**
  * pn.utxos in a sync that also walks pn.transactions: the UTXO list is asked only when the
@@ -37,13 +37,13 @@ export function derivesFromTransactions(plan?: Discovered): boolean {
 }
 
 /** The pn.utxos partitions of a run, with the walk each takes (see above). */
-export function utxoPartitions(config: ResolvedConfig, plan?: Discovered): PartitionSpec[] {
+export function utxoPartitions(config: ResolvedConfig, plan?: Discovered<ReadonlySet<string>>): PartitionSpec[] {
   const base = addressSetPartitions('pn.utxos', config);
   const withTransactions = plan?.streams?.includes('pn.transactions') === true;
   if (!derivesFromTransactions(plan)) return withTransactions ? base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true } })) : base;
   // Planned after the transactions walks; a plan of every partition at once (verify, shard routing) has them all.
   if (plan?.wave === 'configured') return [];
-  return base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true, listNeeded: plan?.utxoListsNeeded?.has(p.id) ?? true } }));
+  return base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true, listNeeded: plan?.derived?.has(p.id) ?? true } }));
 }
 
 /** A sync walk of a derived partition with a mark and nothing the list alone can give: no request. */
@@ -63,6 +63,10 @@ WHERE e.network = $1
   -- created nothing stored yet cannot be told apart, so every pending export counts.
   AND (e.consumed_on_chain_id IN (SELECT created_on_chain_id FROM pn_transaction_utxos WHERE network = $1 AND blockchain_id = $2 AND direction = 'emitted')
        OR NOT EXISTS (SELECT 1 FROM pn_transaction_utxos WHERE network = $1 AND blockchain_id = $2 AND direction = 'emitted'))`;
+
+/** Planning of the derived wave: in a sync beside pn.transactions, the partitions that must read the UTXO list. */
+export const deriveUtxoLists = async ({ warehouse, config, plan, runId }: DeriveContext): Promise<Set<string> | undefined> =>
+  derivesFromTransactions(plan) ? utxoListsNeeded(warehouse, config, runId) : undefined;
 
 /** The pn.utxos partitions whose walk in this sync must read the UTXO list (module comment). */
 export async function utxoListsNeeded(warehouse: Warehouse, config: ResolvedConfig, runId: string | undefined): Promise<Set<string>> {

@@ -1,21 +1,19 @@
-import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError } from '../api/errors.ts';
 import { paginate } from '../api/paginate.ts';
 import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
+import { emptyBatches, type Discovered, type StreamClient } from '../streams/streamDef.ts';
+import { CHAIN_HEAD_PROBE, chainHeads } from '../streams/shared/chainHeads.ts';
+import { storedValidatorNodeIds } from '../streams/shared/storedValidators.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
 import { recordPlanCost, recordRunCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
-import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
+import { newMeter } from '../api/requestMeter.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
-import { storedValidatorNodeIds } from './storedValidators.ts';
-import { derivesFromTransactions, utxoListsNeeded } from '../streams/utxoDerivation.ts';
-import { rewardsComplete, rewardsFollowTransactions, rewardSyncPartitions } from '../streams/rewardSkip.ts';
-import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../../common/activityTypes.ts';
+import { advanceWalk, countWalk, foldMarks, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
   client: StreamClient;
@@ -31,16 +29,6 @@ export interface SyncCore {
   planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
-}
-
-/** The latest block of each configured EVM chain (one 10 CU page each). */
-async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: RequestMeter): Promise<Map<string, number>> {
-  const heads = new Map<string, number>();
-  for (const c of config.evmChains) {
-    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan', meter });
-    if (page.blocks[0]) heads.set(c.chainId, Number(page.blocks[0].blockNumber));
-  }
-  return heads;
 }
 
 /**
@@ -62,16 +50,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (input.discovered) plan.validatorNodeIds = new Map(Object.entries(input.validatorNodeIds ?? (await storedValidatorNodeIds(warehouse))));
     if (input.discovered !== undefined) plan.wave = input.discovered ? 'derived' : 'configured';
     if (input.mode) plan.mode = input.mode;
-    // pn.utxos after the transactions walks: which sets still need the UTXO list.
-    if (input.discovered && selected.some((s) => s.name === 'pn.utxos') && derivesFromTransactions(plan)) plan.utxoListsNeeded = await utxoListsNeeded(warehouse, config, input.runId);
-    // pn.rewards after the P-chain transaction walk: which partitions have every reward stored already.
-    if (input.discovered && selected.some((s) => s.name === 'pn.rewards') && rewardsFollowTransactions(plan)) {
-      plan.rewardsComplete = await rewardsComplete(warehouse, config, rewardSyncPartitions(config, plan), input.runId);
-    }
     const meter = newMeter();
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {
-      const probe = endpoints.evm.listBlocks;
+      const probe = CHAIN_HEAD_PROBE;
       await recordPlanCost(warehouse, {
         runId: input.runId,
         mode: input.mode ?? 'sync',
@@ -82,8 +64,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const seen = new Set<string>();
     const out: PartitionSpec[] = [];
     for (const stream of selected) {
-      // Derived partitions only come from streams that take discovered values.
-      for (const p of stream.partitions(config, plan)) {
+      // Derived partitions only come from streams that take discovered values. In the derived wave a
+      // stream may first read what the first wave stored (StreamDecl.derive); its answer is its own.
+      const derived = input.discovered && stream.derive ? await stream.derive({ warehouse, config, plan, runId: input.runId }) : undefined;
+      for (const p of stream.partitions(config, derived === undefined ? plan : { ...plan, derived })) {
         if (seen.has(p.id)) continue;
         seen.add(p.id);
         out.push(p);
@@ -99,7 +83,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const log = logger.child({ partition: partition.id, stream: partition.stream });
     const previous = await warehouse.readCheckpoint(partition.id);
     const rangeStart = Number(partition.params.startBlock ?? partition.params.startTimestamp ?? 0);
-    const start = startWalk(mode, previous, input, rangeStart);
+    const start = startWalk(mode, previous, input, rangeStart, stream.cursor);
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
     // Requests of this partition share the client's quota fairly with the other partitions in flight.
@@ -112,7 +96,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // Nothing of this partition can have changed (the stream knows from its cursor): the walk is
     // complete without a request, recorded as a run of no pages so the run's cost shows it.
     if (input.mode === 'sync' && walk.pageToken === null && stream.unchanged?.(partition, walk.cursor) === true) {
-      const settled = advanceWalk(mode, walk, [], undefined).walk;
+      const settled = advanceWalk(mode, walk, [], undefined, [], stream.cursor).walk;
       const checkpoint = { partitionId: partition.id, stream: partition.stream, pageToken: null, cursor: { ...settled.cursor }, rows: previous?.rows ?? 0, pages: previous?.pages ?? 0, complete: true };
       await warehouse.commitBatch([], checkpoint, { runId: input.runId, mode: input.mode, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, pages: 0, rows: 0, done: true, cost: costOf(0, { pages: 0, items: 0 }) });
       log.debug('nothing can have changed; walk complete without a request');
@@ -188,8 +172,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           pending.cut.pages += 1;
           pending.cut.items += page.items;
         }
-        if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
-        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
+        walk = { ...walk, cursor: foldMarks(walk.cursor, page.newest, page.marks, stream.cursor) };
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor);
         walk = next.walk;
         if (next.complete) {
           await walker.return(undefined);
@@ -216,18 +200,6 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   }
 
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
-}
-
-/** A page's marks folded into the walk cursor: the first newest item wins, event times take the max. */
-function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks']>): Walk['cursor'] {
-  const out = { ...cursor };
-  if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
-  if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
-  if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
-  if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
-  if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
-  if (marks.finals !== undefined) out.reading = [...new Set([...(out.reading ?? []), ...marks.finals])];
-  return out;
 }
 
 interface PendingPages {

@@ -1,4 +1,4 @@
-import type { VerifyFinding } from '../ports.ts';
+import type { VerifyFinding } from '../../common/activityTypes.ts';
 import { ident } from '../warehouse/identifier.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';

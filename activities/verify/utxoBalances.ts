@@ -1,4 +1,4 @@
-import type { VerifyFinding } from '../ports.ts';
+import type { VerifyFinding } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 

@@ -6,7 +6,7 @@ import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { StreamName } from '../../common/streamNames.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';
 import { keyUniquenessFinding } from './keyUniqueness.ts';
 import { STREAMS } from '../streams/catalog.ts';

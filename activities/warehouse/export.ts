@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { allTables } from '../streams/catalog.ts';
 import { ident, sqlString } from './identifier.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -163,10 +162,14 @@ function renameInto(tmp: string, target: string): void {
   fsyncPath(dirname(target));
 }
 
-/** Exports the warehouse tables (all, or `tables`) and the finished snapshot walks to hive-partitioned Parquet under outDir. */
-export async function exportParquet(warehouse: Warehouse, outDir: string, options: { tables?: string[] } = {}, layout: LakeLayout = {}): Promise<ExportResult> {
+/**
+ * Exports the catalog's tables (all, or `tables`) and the finished snapshot walks to hive-partitioned
+ * Parquet under outDir. The caller passes the catalog (allTables() of activities/streams/catalog.ts):
+ * the warehouse layer sits below the streams and does not import them.
+ */
+export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: { tables?: string[] } = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
-  const defs = [...allTables(), snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
+  const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   const tmpDir = join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp');

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
-import type { CheckpointView } from '../sync/types.ts';
+import type { CheckpointView } from '../../common/activityTypes.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';

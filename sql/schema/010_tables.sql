@@ -1,4 +1,4 @@
--- Generated from the stream catalog (activities/streams/) by activities/warehouse/renderDdl.ts. Do not edit by hand.
+-- Generated from the stream catalog (activities/streams/) by activities/streams/catalogDdl.ts. Do not edit by hand.
 -- Amounts: uint256 EVM values are VARCHAR (exact) plus a <name>_num DECIMAL(38,0) twin, NULL when the value has more
 -- than 38 digits; nAVAX and other primary-network amounts are HUGEINT; 64-bit counters UBIGINT/BIGINT; times are
 -- epoch seconds (BIGINT) as the API sends them. Nested objects are flattened to prefixed columns, string lists are
@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS "evm_transactions" (
   "value"            VARCHAR,
   "value_num"        DECIMAL(38,0)
 );
-COMMENT ON TABLE "evm_transactions" IS 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions) and per-address lists (evm.address_transactions). from/to/method flattened to columns.';
+COMMENT ON TABLE "evm_transactions" IS 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions; evm.failed_transactions: its failed ones only) and per-address lists (evm.address_transactions). from/to/method flattened to columns.';
 COMMENT ON COLUMN "evm_transactions"."chain_id" IS 'chainId (falls back to the partition chain)';
 COMMENT ON COLUMN "evm_transactions"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_transactions"."tx_status" IS 'as sent (e.g. 1 / 0)';

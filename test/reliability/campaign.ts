@@ -13,7 +13,7 @@ import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { parquetDir, warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
-import { STREAMS } from '../../activities/streams/catalog.ts';
+import { allTables, STREAMS } from '../../activities/streams/catalog.ts';
 import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
 import { emptiedBetween, snapshotRowCounts } from '../helpers/snapshotCounts.ts';
 import { WorkerProcess } from './workerProcess.ts';
@@ -161,7 +161,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     ];
     const emptiedSnapshots = emptiedBetween(heldAtBackfill, await snapshotRowCounts(sim, snapshotPartitions));
     secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
-    await exportParquet(warehouse, parquetDir(dataDir));
+    await exportParquet(warehouse, allTables(), parquetDir(dataDir));
 
     return {
       kills: killsDone,

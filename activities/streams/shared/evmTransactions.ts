@@ -1,5 +1,9 @@
+import { endpoints } from '../../api/endpoints/index.ts';
 import type { NativeTransaction } from '../../api/schemas/index.ts';
+import type { StreamName } from '../../../common/streamNames.ts';
 import { bigint, defineTable, evmAddressInfo, integer, uint256, ubigint, varchar, type Column } from '../columns.ts';
+import { partitionId } from '../partitionIds.ts';
+import { defineStream, listWalk, rowsOf } from '../streamDef.ts';
 
 /** The partition's chain: the column every EVM table starts with. */
 export const chainColumn = <S>(comment?: string): Column<S> => varchar('chain_id', (_s, x) => String(x.partition.params.chainId), comment);
@@ -29,9 +33,26 @@ export const chainIdComment = 'chainId (falls back to the partition chain)';
 
 export const evmTransactionsTable = defineTable<NativeTransaction>({
   name: 'evm_transactions',
-  comment: 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions) and per-address lists (evm.address_transactions). from/to/method flattened to columns.',
+  comment:
+    'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions; evm.failed_transactions: its failed ones only) and per-address lists (evm.address_transactions). from/to/method flattened to columns.',
   columns: [varchar('chain_id', (t, x) => t.chainId ?? String(x.partition.params.chainId), chainIdComment), nativeTransactionColumns],
   primaryKey: ['chain_id', 'tx_hash'],
   pruneBy: 'block_number',
   export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
 });
+
+/**
+ * A walk of each configured chain's latest transactions (newest first, until the stored high-water
+ * mark), all of them or those of one `status`, into evm_transactions (evm.transactions and
+ * evm.failed_transactions).
+ */
+export const chainTransactions = (name: StreamName, { status, optIn }: { status?: 'failed' | 'success'; optIn?: boolean } = {}) =>
+  defineStream({
+    name,
+    mode: 'descending-until-known',
+    ...(optIn ? { optIn } : {}),
+    ...listWalk(endpoints.evm.listLatestTransactions, (p) => ({ chainId: String(p.params.chainId), ...(status ? { status } : {}) })),
+    sources: [rowsOf(evmTransactionsTable)],
+    partitions: (config) => config.evmChains.map((c) => ({ stream: name, id: partitionId(name, c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),
+    orderKey: (t) => (t.blockNumber == null ? null : Number(t.blockNumber)),
+  });

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../warehouse/warehouse.ts';
+import type { Warehouse } from '../../warehouse/warehouse.ts';
 
 /**
  * Node ids the validators stream has stored, per network, sorted: the input of derived reward

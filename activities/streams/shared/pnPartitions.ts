@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../../../common/config.ts';
 import type { StreamName } from '../../../common/streamNames.ts';
-import type { PartitionSpec } from '../../sync/types.ts';
+import type { PartitionSpec } from '../../../common/activityTypes.ts';
 import { varchar, type Column } from '../columns.ts';
 import { chunks, partitionId, setTag } from '../partitionIds.ts';
 

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { stringify as toYaml } from 'yaml';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { openWarehouse } from '../../activities/warehouse/warehouse.ts';
+import { configForWorld } from '../../cli/demoConfig.ts';
+import { startSimulator } from '../../tools/simulator/index.ts';
+import { warehousePath } from '../../worker/paths.ts';
+import { runCli } from '../helpers/runCli.ts';
 import { migrateWarehouse, readSchemaVersion, SCHEMA_STEPS, WAREHOUSE_SCHEMA_VERSION } from '../../activities/warehouse/schemaVersion.ts';
 
 /**
@@ -128,5 +133,24 @@ describe('warehouse schema version', () => {
     expect(error?.message).toBe(`warehouse ${path} has schema version 99, newer than this glacier-etl reads (version ${WAREHOUSE_SCHEMA_VERSION}): upgrade glacier-etl, or use a copy of the file from before the upgrade`);
     expect(error?.message).not.toContain('\n');
     expect([sha(path), existsSync(`${path}.wal`) ? sha(`${path}.wal`) : 'no WAL']).toEqual(digests);
+
+    // The worker command says the same in one line and exits non-zero.
+    const sim = await startSimulator({ seed: 11, size: 'tiny' });
+    try {
+      const dataDir = join(dir, 'newer-data');
+      mkdirSync(dataDir);
+      renameSync(path, warehousePath(dataDir));
+      renameSync(`${path}.wal`, `${warehousePath(dataDir)}.wal`);
+      const config = join(dir, 'newer.yaml');
+      writeFileSync(config, toYaml(configForWorld(sim.world.describe(), { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir })));
+      const run = await runCli(['-c', config, 'worker'], { env: { TEMPORAL_ADDRESS: inject('temporalAddress') } });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n').filter((l) => l.startsWith('glacier-etl:'))).toEqual([
+        `glacier-etl: warehouse ${warehousePath(dataDir)} has schema version 99, newer than this glacier-etl reads (version ${WAREHOUSE_SCHEMA_VERSION}): upgrade glacier-etl, or use a copy of the file from before the upgrade`,
+      ]);
+      expect(sha(warehousePath(dataDir))).toBe(digests[0]);
+    } finally {
+      await sim.close();
+    }
   });
 });

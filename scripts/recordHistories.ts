@@ -8,10 +8,17 @@
  * (CONTRIBUTING.md, "Workflow changes"): the committed histories stand for runs users have in flight.
  * Histories of an older release can be kept beside the new ones (a subfolder per release).
  *
- * Usage: tsx scripts/recordHistories.ts [outDir]   (default test/histories/<package.json version>/)
+ * Usage (npm run record-histories -- …):
+ *   (no option)        test/histories/unreleased/: histories of code not released yet (a new workflow
+ *                      type, a patched path); replaced freely, no user has such runs
+ *   --release          test/histories/<package.json version>/, at a release; refuses a folder that
+ *                      exists
+ *   --release --replace   replaces it: only at a release whose CHANGELOG says runs in flight must
+ *                      finish before upgrading
+ *   --out <dir>        anywhere else (a scratch look)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +42,13 @@ import { pipelineWorkflow, type PipelineInput, type PipelineStatus } from '../wo
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const OUT = process.argv[2] ?? join(ROOT, 'test', 'histories', VERSION);
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const OUT = outAt >= 0 ? args[outAt + 1] : join(ROOT, 'test', 'histories', args.includes('--release') ? VERSION : 'unreleased');
+if (args.includes('--release') && existsSync(join(OUT, 'manifest.json')) && !args.includes('--replace')) {
+  process.stderr.write(`record-histories: ${OUT} holds release ${VERSION}'s histories already; replacing them needs --replace, allowed only at a release whose CHANGELOG says runs in flight must finish first (CONTRIBUTING.md)\n`);
+  process.exit(1);
+}
 /** Events after which the server suggests continue-as-new: low, so a partition of a tiny world continues-as-new. */
 const SUGGEST_CONTINUE_AS_NEW_AT = 20;
 const FIXED_NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -280,7 +293,7 @@ async function main(): Promise<void> {
   const sdk = (await import('@temporalio/workflow/package.json', { with: { type: 'json' } })).default.version;
   writeFileSync(
     join(OUT, 'manifest.json'),
-    `${JSON.stringify({ release: VERSION, recordedFrom: git('HEAD'), workflowsTree: git('HEAD:workflows'), temporalSdk: sdk, note: 'Recorded by scripts/recordHistories.ts (npm run record-histories); replayed by test/replay/replayHistories.test.ts. Re-record only at a release that says in-flight runs must finish first (CONTRIBUTING.md).', histories: recorded }, null, 2)}\n`,
+    `${JSON.stringify({ release: args.includes('--release') ? VERSION : `unreleased (after ${VERSION})`, recordedFrom: git('HEAD'), workflowsTree: git('HEAD:workflows'), temporalSdk: sdk, note: 'Recorded by scripts/recordHistories.ts (npm run record-histories); replayed by test/replay/replayHistories.test.ts. Re-record only at a release that says in-flight runs must finish first (CONTRIBUTING.md).', histories: recorded }, null, 2)}\n`,
   );
   process.stderr.write(`${recorded.length} histories in ${OUT}\n`);
 }

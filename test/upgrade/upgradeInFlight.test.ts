@@ -116,11 +116,15 @@ describe('upgrade in flight: previous release -> current code', () => {
 
   afterAll(async () => {
     for (const w of workers) await w.signal('SIGKILL');
+    lap('workers gone');
     await connection?.close();
     await server?.stop();
+    lap('dev server stopped');
     await sim?.close();
+    lap('simulator closed');
     if (work) rmSync(work, { recursive: true, force: true });
     release?.remove();
+    lap('worktree removed');
     process.stderr.write(`upgrade in flight: ${JSON.stringify({ release: release?.version, buildSeconds: release?.buildSeconds, secondsSinceStart: timings })}\n`);
   });
 

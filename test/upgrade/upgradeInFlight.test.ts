@@ -11,7 +11,9 @@ import { resolveConfig, type ResolvedConfig } from '../../worker/config.ts';
 import { DevServer } from '../../worker/devServer.ts';
 import { buildRuntime } from '../../worker/runtime.ts';
 import { createLogger } from '../../worker/logger.ts';
-import { WAREHOUSE_SCHEMA_VERSION } from '../../activities/warehouse/schemaVersion.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readSchemaVersion, WAREHOUSE_SCHEMA_VERSION } from '../../activities/warehouse/schemaVersion.ts';
+import { warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflowId } from '../../workflows/workflowIds.ts';
 import type { PipelineStatus } from '../../workflows/pipeline.ts';
 import type { PartitionWorkflowResult } from '../../workflows/partition.ts';
@@ -155,6 +157,15 @@ describe('upgrade in flight: previous release -> current code', () => {
     expect(midWalk.length, old.log.slice(-2000)).toBeGreaterThan(0);
     await old.signal('SIGKILL');
     lap('old worker killed mid-walk');
+    // What the old release left is a warehouse of its own schema (no version recorded: version 1).
+    const left = await DuckDBInstance.create(warehousePath(config.dataDir), { access_mode: 'READ_ONLY' });
+    const leftConnection = await left.connect();
+    try {
+      expect(await readSchemaVersion(leftConnection)).toBe(1);
+    } finally {
+      leftConnection.closeSync();
+      left.closeSync();
+    }
 
     // The current code's worker on the same Temporal state and data directory.
     const current = new Proc(cliArgv(['-c', configPath, 'worker']), env).start();

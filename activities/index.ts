@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
+import type { ExportPort, ExportSummary, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../common/activityTypes.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
@@ -78,6 +78,12 @@ export function createActivities(deps: ActivityDeps) {
 
     async streamCosts(): Promise<StreamCost[]> {
       return need(deps.status, 'the warehouse').streamCosts();
+    },
+
+    async storageVersions(): Promise<StorageVersions> {
+      const status = need(deps.status, 'the warehouse');
+      if (!status.storageVersions) throw new Error('worker was started without storage versions');
+      return status.storageVersions();
     },
 
     async verify(input: VerifyInput) {

@@ -29,6 +29,14 @@ export interface StatusPort {
   listCheckpoints(): Promise<CheckpointView[]>;
   /** Per stream: CU spent against the optimum, over all runs and in the last one. */
   streamCosts(): Promise<StreamCost[]>;
+  /** The warehouse schema and lake layout versions, with the ones this build writes. */
+  storageVersions?(): Promise<StorageVersions>;
+}
+
+/** What `status` shows of the stored data's versions (docs/upgrading.md). */
+export interface StorageVersions {
+  warehouse: { version: number | null; current: number };
+  lake: { version: number; current: number };
 }
 
 export type { VerifyFinding } from '../common/activityTypes.ts';

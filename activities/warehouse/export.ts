@@ -7,6 +7,7 @@ import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import type { Warehouse } from './warehouse.ts';
+import { ensureLakeLayout } from './lakeLayout.ts';
 
 /**
  * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
@@ -172,6 +173,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
+  ensureLakeLayout(root);
   const tmpDir = join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp');
   mkdirSync(tmpDir, { recursive: true });
   const conn = await warehouse.connect();

@@ -4,6 +4,7 @@ import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type
 import type { CheckpointView } from '../../common/activityTypes.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
+import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
@@ -162,6 +163,11 @@ export class Warehouse {
     return this.options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   }
 
+  /** The schema version the file records (activities/warehouse/schemaVersion.ts). */
+  async schemaVersion(): Promise<number | undefined> {
+    return readSchemaVersion(this.reader);
+  }
+
   static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
     if (options.memoryLimit !== undefined && !DUCKDB_SIZE.test(options.memoryLimit)) {
       throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
@@ -170,8 +176,16 @@ export class Warehouse {
       throw new Error(`warehouse checkpoint threshold ${JSON.stringify(options.checkpointThreshold)}: expected a size such as '64MB' or '1GB'`);
     }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // A file written by a newer glacier-etl is refused before it is opened for writing (left untouched).
+    await refuseNewerWarehouse(path);
     const { instance, writer, reader } = await openFile(path, options);
-    await applySchema(writer);
+    try {
+      await applySchema(writer, path);
+    } catch (error) {
+      for (const c of [writer, reader]) c.closeSync();
+      instance.closeSync();
+      throw error;
+    }
     const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
     return new Warehouse(path, instance, writer, reader, new Set(constrained), options);
   }

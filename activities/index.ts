@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
+import type { ExportInput, ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
@@ -68,7 +68,7 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
-    async exportParquet(input: { tables?: string[] }): Promise<ExportSummary> {
+    async exportParquet(input: ExportInput): Promise<ExportSummary> {
       return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
     },
 

@@ -19,10 +19,18 @@ export interface ExportSummary {
   tables: number;
   unchanged: number;
   deleted: number;
+  /** Tables exported in full (fingerprints over every row) rather than from the commits' marks (absent before 0.2). */
+  fullTables?: number;
+}
+
+/** `full`: fingerprint every partition instead of reading the marks (export --full). */
+export interface ExportInput {
+  tables?: string[];
+  full?: boolean;
 }
 
 export interface ExportPort {
-  exportParquet(input: { tables?: string[] }): Promise<ExportSummary>;
+  exportParquet(input: ExportInput): Promise<ExportSummary>;
 }
 
 export interface StatusPort {

@@ -15,7 +15,7 @@ export async function statusWorkflow(): Promise<{ checkpoints: CheckpointView[];
   return { checkpoints: await acts.listCheckpoints(), costs: await acts.streamCosts() };
 }
 
-export async function exportWorkflow(input: { tables?: string[] }): Promise<ExportSummary> {
+export async function exportWorkflow(input: { tables?: string[]; full?: boolean }): Promise<ExportSummary> {
   return await acts.exportParquet(input);
 }
 

@@ -46,8 +46,8 @@ export async function shardedStatusWorkflow(input: { shards: string[] }): Promis
 }
 
 /** Every shard exports its own files into the one lake. */
-export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[] }): Promise<ShardAnswer<ExportSummary>[]> {
-  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables }));
+export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[]; full?: boolean }): Promise<ShardAnswer<ExportSummary>[]> {
+  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables, ...(input.full ? { full: true } : {}) }));
 }
 
 /**

@@ -1,0 +1,1 @@
+SELECT table_name, partition_key, seq FROM _glacier_lake_dirty;

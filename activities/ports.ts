@@ -52,6 +52,13 @@ export interface VerifyInput {
    * configured partition was synced somewhere is checked across all shards (workflows/shards.ts).
    */
   scope?: 'shard';
+  /**
+   * 'changed' (nightly): the consistency checks cover what commits changed since the last verify
+   * without problems (block windows with their stored neighbours, tx counts of those blocks, balances
+   * of the address sets walked since, keys of the changed partitions); the first one runs in full.
+   * 'full' (default): every row.
+   */
+  mode?: 'full' | 'changed';
 }
 
 export interface VerifyPort {

@@ -19,7 +19,7 @@ export async function exportWorkflow(input: { tables?: string[]; full?: boolean 
   return await acts.exportParquet(input);
 }
 
-export async function verifyWorkflow(input: { streams?: StreamName[] }): Promise<VerifyFinding[]> {
+export async function verifyWorkflow(input: { streams?: StreamName[]; mode?: 'full' | 'changed' }): Promise<VerifyFinding[]> {
   return await acts.verify(input);
 }
 

@@ -14,7 +14,7 @@ import type { Warehouse } from './warehouse.ts';
  * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
  * its epoch-second column), e.g. evm_blocks/chain_id=43114/date=2026-11-21/data.parquet.
  *
- * - Incremental from the commits: every commit marks the partitions it changed in _glacier_lake_dirty
+ * - Incremental from the commits: every commit marks the partitions it changed in _glacier_changed_partitions
  *   (lakeKeys.ts); the export rewrites only those (each read by its own key and day range, so its
  *   cost is the partition's rows, not the table's) and clears their marks in the transaction that
  *   records the files. A crash after the files and before that transaction leaves the marks: the

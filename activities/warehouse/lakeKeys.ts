@@ -126,7 +126,7 @@ export function movedRowsMarkSql(def: TableDef, stage: string): string | undefin
   return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
 }
 
-export const MARK_INSERT = 'INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)';
+export const MARK_INSERT = 'INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)';
 
 /**
  * Expands `{lake_key:<table>:<alias>:<partition columns>:<date column>}` (columns comma-separated, the date

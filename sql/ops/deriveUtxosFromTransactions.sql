@@ -27,7 +27,7 @@ QUALIFY row_number() OVER (
 
 -- The partitions of the rows the update and the insert below change go to the next export
 -- (activities/warehouse/lakeKeys.ts): every derived row's, and the stored row's it replaces.
-INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_utxos:d:network,blockchain_id:block_timestamp} AS k FROM _derived_utxos AS d
   UNION
@@ -131,7 +131,7 @@ WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = x.network AND u.
 
 -- The rows just derived for a destination chain are UTXOs the batch's transactions created: their
 -- partitions (and any other UTXO of those transactions, a harmless extra) go to the next export.
-INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k
   FROM pn_utxos AS u, {stage} AS a

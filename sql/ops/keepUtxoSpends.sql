@@ -50,7 +50,7 @@ WHERE u.network = c.network
 
 -- The rows of this batch the update moved forward may carry the spend's block time: their
 -- partitions as they are now go to the next export (activities/warehouse/lakeKeys.ts).
-INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k
   FROM pn_utxos AS u, {stage} AS s

@@ -6,7 +6,7 @@
 -- only an X/C-chain spend carries). consuming_block_timestamp is the spend's time in both shapes.
 -- The partitions of the rows the two updates change go to the next export (activities/warehouse/lakeKeys.ts):
 -- for pn_utxos both the stored row's and the one it takes from the spend (its block time may differ).
-INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_transaction_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_transaction_utxos:e:network,blockchain_id:block_timestamp} AS k
   FROM pn_transaction_utxos AS e, {stage} AS c
@@ -16,7 +16,7 @@ SELECT 'pn_transaction_utxos', k, nextval('_glacier_lake_seq') FROM (
     AND e.utxo_id = c.utxo_id
     AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash)
 );
-INSERT OR REPLACE INTO _glacier_lake_dirty (table_name, partition_key, seq)
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:c:network,blockchain_id:block_timestamp}]) AS k
   FROM pn_utxos AS u, {stage} AS c

@@ -10,7 +10,7 @@ import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { drain, startUtxoHarness, type Harness } from './harness.ts';
 
 /**
- * The export after a sync rewrites the partitions the sync's commits marked (_glacier_lake_dirty),
+ * The export after a sync rewrites the partitions the sync's commits marked (_glacier_changed_partitions),
  * not every partition, and the lake still equals the warehouse: the follow-up updates of a merge
  * (spends marking UTXOs stored nights ago) mark what they touch. A crash between the Parquet files
  * and the transaction that records them exports again; a file missing from the lake comes back.
@@ -22,7 +22,7 @@ let partitions: PartitionSpec[];
 
 const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 const lakeFiles = () => walk(out).filter((f) => f.endsWith('.parquet'));
-const marks = async () => Number((await h.warehouse.query('SELECT count(*) AS n FROM _glacier_lake_dirty'))[0].n);
+const marks = async () => Number((await h.warehouse.query('SELECT count(*) AS n FROM _glacier_changed_partitions WHERE exported_seq IS DISTINCT FROM seq'))[0].n);
 
 async function sync(runId: string, snapshotAt: number) {
   for (const p of partitions) await drain(h.core, p, { runId, mode: 'sync', snapshotAt });

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportInput, ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
+import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
@@ -16,6 +16,7 @@ export interface ActivityDeps {
   status?: StatusPort;
   verifier?: VerifyPort;
   report?: ReportPort;
+  maintenance?: MaintenancePort;
   /** Only a shard worker has one (sharded layout): what it holds, claims, discovered validators. */
   shard?: ShardPort;
 }
@@ -78,6 +79,10 @@ export function createActivities(deps: ActivityDeps) {
 
     async streamCosts(): Promise<StreamCost[]> {
       return need(deps.status, 'the warehouse').streamCosts();
+    },
+
+    async applyRetention(): Promise<{ runRecords: number }> {
+      return need(deps.maintenance, 'the warehouse').applyRetention();
     },
 
     async verify(input: VerifyInput) {

@@ -61,6 +61,11 @@ export interface VerifyInput {
   mode?: 'full' | 'changed';
 }
 
+/** Housekeeping after a run: retention of the tables that grow per run. */
+export interface MaintenancePort {
+  applyRetention(): Promise<{ runRecords: number }>;
+}
+
 export interface VerifyPort {
   verify(input: VerifyInput): Promise<VerifyFinding[]>;
 }

@@ -4,6 +4,7 @@ import { createDataApiClient } from '../activities/api/index.ts';
 import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
+import { applyRetention } from '../activities/warehouse/retention.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
@@ -75,6 +76,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input, { shard: config.shard }) },
       status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+      maintenance: { applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }) },
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),
     },

@@ -63,6 +63,8 @@ export interface PipelineStatus {
   exported?: ExportSummary;
   /** The checks run after the export (input.verify), problems first. */
   verified?: { checks: number; problems: VerifyFinding[] };
+  /** Run records deleted by retention (config warehouse.runRecordsDays) at the end of the run. */
+  retention?: { runRecords: number };
   /** Sharded layout: what the pipeline knows of each shard. */
   shards?: ShardView[];
 }
@@ -75,8 +77,8 @@ const { planPartitions, exportParquet } = proxyActivities<Activities>({
   retry: { maximumInterval: '1 minute' },
 });
 
-/** Checks do not heartbeat: the same options as the `verify` command's (workflows/maintenance.ts). */
-const { verify } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+/** Checks and housekeeping do not heartbeat: the same options as the `verify` command's (workflows/maintenance.ts). */
+const { verify, applyRetention } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
 
 /**
  * One pipeline run: plans partitions, runs one child workflow per partition (deterministic id, at
@@ -207,7 +209,12 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
       status.exported = parts.reduce((sum, p) => ({ files: sum.files + p.files, tables: Math.max(sum.tables, p.tables), unchanged: sum.unchanged + p.unchanged, deleted: sum.deleted + p.deleted }), { files: 0, tables: 0, unchanged: 0, deleted: 0 });
     }
   }
-  // A new step at the end of the run: behind a patch, so histories recorded without it replay as before.
+  // New steps at the end of the run: behind patches, so histories recorded without them replay as before.
+  if (patched('pipeline-retention')) {
+    status.retention = router
+      ? { runRecords: (await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).applyRetention()))).reduce((n, r) => n + r.runRecords, 0) }
+      : await applyRetention();
+  }
   if (input.verify && patched('pipeline-verify-after-export')) {
     status.phase = 'verifying';
     const findings = router

@@ -74,20 +74,38 @@ try {
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = config.temporal?.taskQueue ?? 'glacier-etl';
     console.log(`code: ${ROOT}\nnight  partitions  wall s  worker CPU s  server CPU s  worker+server  worker RSS MB  export files  checks`);
+    const cpu = () => [worker.pid!, serverPid].map((p) => (p ? processCpuSeconds(p) : 0));
+    /** One workflow on the running worker: its wall time and the worker's and server's CPU over it. */
+    const timed = async <T>(type: string, id: string, args: unknown[]): Promise<{ value: T; wall: number; worker: number; server: number }> => {
+      const [w0, s0] = cpu();
+      const t0 = performance.now();
+      const value = (await client.workflow.execute(type, { taskQueue, workflowId: id, args })) as T;
+      const wall = (performance.now() - t0) / 1000;
+      const [w1, s1] = cpu();
+      return { value, wall, worker: w1 - w0, server: s1 - s0 };
+    };
+    const split = process.env.NIGHTS_SPLIT === '1';
+    const pipelineArgs = (exportParquet: boolean, verify?: string) => [{ mode: 'sync', partitionConcurrency: config.partitionConcurrency ?? 6, maxPagesPerBatch: 20, exportParquet, ...(verify ? { verify } : {}) }];
+    type Status = { partitions: unknown[]; exported?: { files: number }; verified?: { checks: number; problems: unknown[] } };
+    console.log(`code: ${ROOT}${split ? ' (phases as separate workflows: sync, export, verify --changed)' : ''}`);
+    console.log('night  phase     partitions  wall s  worker CPU s  server CPU s  worker+server  worker RSS MB  export files  checks');
+    const line = (night: number, phase: string, r: { wall: number; worker: number; server: number }, partitions: string, files: string, checks: string) =>
+      console.log(
+        `${String(night).padStart(5)}  ${phase.padEnd(8)}  ${partitions.padStart(10)}  ${fmt(r.wall, 2).padStart(6)}  ${fmt(r.worker, 2).padStart(12)}  ${fmt(r.server, 2).padStart(12)}  ${fmt(r.worker + r.server, 2).padStart(13)}  ${fmt(readStatusKb(worker.pid!, 'VmRSS') / 1024, 0).padStart(13)}  ${files.padStart(12)}  ${checks}`,
+      );
     for (let night = 1; night <= nights; night++) {
       await new Promise((r) => setTimeout(r, 2000)); // pollers settle
-      const [w0, s0] = [worker.pid!, serverPid].map((p) => (p ? processCpuSeconds(p) : 0));
-      const t0 = performance.now();
-      const status = (await client.workflow.execute('pipelineWorkflow', {
-        taskQueue,
-        workflowId: `nights-noop-${night}`,
-        args: [{ mode: 'sync', streams: undefined, partitionConcurrency: config.partitionConcurrency ?? 6, maxPagesPerBatch: 20, exportParquet: true, verify: 'changed' }],
-      })) as { partitions: unknown[]; exported?: { files: number }; verified?: { checks: number; problems: unknown[] } };
-      const wall = (performance.now() - t0) / 1000;
-      const [w1, s1] = [worker.pid!, serverPid].map((p) => (p ? processCpuSeconds(p) : 0));
-      console.log(
-        `${String(night).padStart(5)}  ${String(status.partitions.length).padStart(10)}  ${fmt(wall, 2).padStart(6)}  ${fmt(w1 - w0, 2).padStart(12)}  ${fmt(s1 - s0, 2).padStart(12)}  ${fmt(w1 - w0 + s1 - s0, 2).padStart(13)}  ${fmt(readStatusKb(worker.pid!, 'VmRSS') / 1024, 0).padStart(13)}  ${String(status.exported?.files ?? '-').padStart(12)}  ${status.verified ? `${status.verified.checks} (${status.verified.problems.length} problems)` : '-'}`,
-      );
+      if (!split) {
+        const r = await timed<Status>('pipelineWorkflow', `nights-noop-${night}`, pipelineArgs(true, process.env.NIGHTS_VERIFY ?? 'changed'));
+        line(night, 'night', r, String(r.value.partitions.length), String(r.value.exported?.files ?? '-'), r.value.verified ? `${r.value.verified.checks} (${r.value.verified.problems.length} problems)` : '-');
+        continue;
+      }
+      const s = await timed<Status>('pipelineWorkflow', `nights-noop-${night}`, pipelineArgs(false));
+      line(night, 'sync', s, String(s.value.partitions.length), '-', '-');
+      const e = await timed<{ files: number }>('exportWorkflow', `nights-noop-export-${night}`, [{}]);
+      line(night, 'export', e, '-', String(e.value.files), '-');
+      const v = await timed<{ ok: boolean }[]>('verifyWorkflow', `nights-noop-verify-${night}`, [{ mode: 'changed' }]);
+      line(night, 'verify', v, '-', '-', `${v.value.length} (${v.value.filter((f) => !f.ok).length} problems)`);
     }
     console.log(`(CPU from /proc at ${USER_HZ} Hz; the server is the embedded Temporal dev server)`);
   } finally {

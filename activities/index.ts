@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
+import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../common/activityTypes.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
@@ -16,6 +16,7 @@ export interface ActivityDeps {
   status?: StatusPort;
   verifier?: VerifyPort;
   report?: ReportPort;
+  maintenance?: MaintenancePort;
   /** Only a shard worker has one (sharded layout): what it holds, claims, discovered validators. */
   shard?: ShardPort;
 }
@@ -68,7 +69,7 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
-    async exportParquet(input: { tables?: string[] }): Promise<ExportSummary> {
+    async exportParquet(input: ExportInput): Promise<ExportSummary> {
       return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
     },
 
@@ -84,6 +85,10 @@ export function createActivities(deps: ActivityDeps) {
       const status = need(deps.status, 'the warehouse');
       if (!status.storageVersions) throw new Error('worker was started without storage versions');
       return status.storageVersions();
+    },
+
+    async applyRetention(): Promise<{ runRecords: number }> {
+      return need(deps.maintenance, 'the warehouse').applyRetention();
     },
 
     async verify(input: VerifyInput) {

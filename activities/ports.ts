@@ -19,10 +19,18 @@ export interface ExportSummary {
   tables: number;
   unchanged: number;
   deleted: number;
+  /** Tables exported in full (fingerprints over every row) rather than from the commits' marks (absent before 0.2). */
+  fullTables?: number;
+}
+
+/** `full`: fingerprint every partition instead of reading the marks (export --full). */
+export interface ExportInput {
+  tables?: string[];
+  full?: boolean;
 }
 
 export interface ExportPort {
-  exportParquet(input: { tables?: string[] }): Promise<ExportSummary>;
+  exportParquet(input: ExportInput): Promise<ExportSummary>;
 }
 
 export interface StatusPort {
@@ -48,6 +56,18 @@ export interface VerifyInput {
    * configured partition was synced somewhere is checked across all shards (workflows/shards.ts).
    */
   scope?: 'shard';
+  /**
+   * 'changed' (nightly): the consistency checks cover what commits changed since the last verify
+   * without problems (block windows with their stored neighbours, tx counts of those blocks, balances
+   * of the address sets walked since, keys of the changed partitions); the first one runs in full.
+   * 'full' (default): every row.
+   */
+  mode?: 'full' | 'changed';
+}
+
+/** Housekeeping after a run: retention of the tables that grow per run. */
+export interface MaintenancePort {
+  applyRetention(): Promise<{ runRecords: number }>;
 }
 
 export interface VerifyPort {

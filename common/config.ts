@@ -131,6 +131,11 @@ export const pipelineConfigSchema = z.strictObject({
        * groups; rows not yet checkpointed hold about 1.6x their WAL size of the buffer.
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
+      /**
+       * Days a run record (_glacier_sync_runs: one row per run and partition, the CU accounting of
+       * `status` and the report) is kept; each pipeline run deletes older ones. 0 keeps them all.
+       */
+      runRecordsDays: z.number().int().min(0).default(90),
     })
     .prefault({}),
   worker: z

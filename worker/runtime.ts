@@ -7,6 +7,7 @@ import { exportParquet } from '../activities/warehouse/export.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 import { checkLakeLayout, LAKE_LAYOUT_VERSION, readLakeLayout } from '../activities/warehouse/lakeLayout.ts';
 import { WAREHOUSE_SCHEMA_VERSION } from '../activities/warehouse/schemaVersion.ts';
+import { applyRetention } from '../activities/warehouse/retention.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
@@ -87,6 +88,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
         }),
       },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+      maintenance: { applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }) },
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),
     },

@@ -23,11 +23,11 @@ export async function statusWorkflow(): Promise<{ checkpoints: CheckpointView[];
   return { checkpoints, costs, storage: await acts.storageVersions() };
 }
 
-export async function exportWorkflow(input: { tables?: string[] }): Promise<ExportSummary> {
+export async function exportWorkflow(input: { tables?: string[]; full?: boolean }): Promise<ExportSummary> {
   return await acts.exportParquet(input);
 }
 
-export async function verifyWorkflow(input: { streams?: StreamName[] }): Promise<VerifyFinding[]> {
+export async function verifyWorkflow(input: { streams?: StreamName[]; mode?: 'full' | 'changed' }): Promise<VerifyFinding[]> {
   return await acts.verify(input);
 }
 

@@ -53,8 +53,8 @@ export async function shardedStatusWorkflow(input: { shards: string[] }): Promis
 }
 
 /** Every shard exports its own files into the one lake. */
-export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[] }): Promise<ShardAnswer<ExportSummary>[]> {
-  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables }));
+export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[]; full?: boolean }): Promise<ShardAnswer<ExportSummary>[]> {
+  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables, ...(input.full ? { full: true } : {}) }));
 }
 
 /**
@@ -62,8 +62,8 @@ export async function shardedExportWorkflow(input: { shards: string[]; tables?: 
  * union can tell: every configured partition synced on some shard, no partition and no placement
  * group on two shards. A shard that does not answer is a problem: its share cannot be verified.
  */
-export async function shardedVerifyWorkflow(input: { shards: string[]; streams?: StreamName[] }): Promise<VerifyFinding[]> {
-  const answers = await askEach(input.shards, async (acts) => ({ findings: await acts.verify({ streams: input.streams, scope: 'shard' }), holdings: await acts.shardHoldings() }));
+export async function shardedVerifyWorkflow(input: { shards: string[]; streams?: StreamName[]; mode?: 'full' | 'changed' }): Promise<VerifyFinding[]> {
+  const answers = await askEach(input.shards, async (acts) => ({ findings: await acts.verify({ streams: input.streams, scope: 'shard', ...(input.mode ? { mode: input.mode } : {}) }), holdings: await acts.shardHoldings() }));
   const findings: VerifyFinding[] = [];
   const holdings: ShardHoldings[] = [];
   for (const a of answers) {

@@ -15,7 +15,7 @@ import { sqlFile } from './sqlFile.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 2;
+export const WAREHOUSE_SCHEMA_VERSION = 3;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -31,6 +31,7 @@ export interface SchemaStep {
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
   // 1: glacier-etl 0.1.0 (no version recorded).
   { version: 2, summary: 'the file records its schema version in _glacier_meta' },
+  { version: 3, summary: 'lake state: partitions each commit changed (_glacier_changed_partitions), exported layouts, the nightly verify watermark' },
 ];
 
 /** A warehouse written by a newer glacier-etl: refused before anything touches the file. */

@@ -8,6 +8,7 @@ import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
+import { dayKey, expandLakeKeys, lakeKeyOfValues, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
@@ -180,7 +181,7 @@ export class Warehouse {
     await refuseNewerWarehouse(path);
     const { instance, writer, reader } = await openFile(path, options);
     try {
-      await applySchema(writer, path);
+      if ((await applySchema(writer, path)).length) await writer.run(sqlFile('ops/forgetLakeLayouts.sql'));
     } catch (error) {
       for (const c of [writer, reader]) c.closeSync();
       instance.closeSync();
@@ -326,6 +327,9 @@ export class Warehouse {
     const updatedAt = new Date().toISOString();
     try {
       await this.fault('after-begin');
+      // The lake partitions this commit changes, from the batch's own columns (lakeKeys.ts); the
+      // follow-up SQL marks the rows it updates elsewhere. Cleared by the export that writes them.
+      const marks: [string, string][] = [];
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
         const { columns, rows } = concatUnique(table, parts);
@@ -338,10 +342,19 @@ export class Warehouse {
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
           const merge = mergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
-          const statements = [...merge, ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          const moved = movedRowsMarkSql(table, stage);
+          const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
           await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
         }
         await this.fault(`after-table:${table.name}`);
+      }
+      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', lakeKeyOfValues([dayKey(walk.snapshotAt)])]);
+      if (marks.length) {
+        await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
+          listValue(marks.map((m) => m[0])),
+          listValue(marks.map((m) => m[1])),
+        ]);
       }
       await this.fault('before-checkpoint');
       for (const { checkpoint, run, walk } of group) {

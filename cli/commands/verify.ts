@@ -9,12 +9,14 @@ export function registerVerifyCommand(program: Command): void {
     .description('check completeness and consistency: block-range gaps, counts against the API, balances from UTXOs')
     .option('--streams <list>', 'limit to these streams', parseStreams)
     .option('--json', 'machine-readable output')
-    .action(withConfig(async (config, opts: { streams?: StreamName[]; json?: boolean }) => {
+    .option('--changed', 'nightly checks: only what commits changed since the last verify without problems (the first one runs in full)')
+    .action(withConfig(async (config, opts: { streams?: StreamName[]; json?: boolean; changed?: boolean }) => {
+      const mode = opts.changed ? { mode: 'changed' as const } : {};
       const { runMaintenance } = await import('../runOnWorker.ts');
       // Sharded: each shard checks what it holds; the workflow adds the checks only the union can make.
       const findings = config.shards.length
-        ? await runMaintenance(config, 'shardedVerifyWorkflow', [{ shards: config.shards, streams: opts.streams }])
-        : await runMaintenance(config, 'verifyWorkflow', [{ streams: opts.streams }]);
+        ? await runMaintenance(config, 'shardedVerifyWorkflow', [{ shards: config.shards, streams: opts.streams, ...mode }])
+        : await runMaintenance(config, 'verifyWorkflow', [{ streams: opts.streams, ...mode }]);
       const problems = findings.filter((f) => !f.ok);
       if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}
 `);

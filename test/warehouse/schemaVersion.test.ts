@@ -77,6 +77,8 @@ describe('warehouse schema version', () => {
     try {
       expect(await warehouse.schemaVersion()).toBe(WAREHOUSE_SCHEMA_VERSION);
       for (const [table, rows] of Object.entries(FIXTURE_ROWS)) {
+        // The migration records each schema file it applies: that bookkeeping grows with the release.
+        if (table === '_glacier_schema_files') continue;
         expect(Number((await warehouse.query(`SELECT count(*) AS n FROM "${table}"`))[0].n), table).toBe(rows);
       }
       expect(FIXTURE_ROWS.evm_blocks).toBeGreaterThan(0);

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { endpoints } from '../api/endpoints/index.ts';
+import { TransactionDetail as TransactionDetailSchema } from '../api/schemas/index.ts';
 import type {
   Erc1155Token,
   Erc1155TransferDetail,
@@ -139,6 +141,7 @@ export const evmTransactionDetails = defineStream<Item>({
   walks: endpoints.evm.getTransaction,
   // Details of mined transactions are final: a sync asks only for hashes no complete walk stored (transactionDetailWalk.ts).
   fetchPage: fetchDetailPage,
+  items: z.looseObject({ txHash: z.string(), detail: TransactionDetailSchema }),
   unchanged: detailsUnchanged,
   sources: [
     rowsOf(evmTransactionDetailsTable),

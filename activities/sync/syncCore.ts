@@ -1,9 +1,11 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import { InvalidPageTokenError } from '../api/errors.ts';
+import { InvalidPageTokenError, ResponseValidationError } from '../api/errors.ts';
+import { mergeDrift, type DriftSeen } from '../warehouse/driftRecord.ts';
+import { frozenStop, typeChangeStop } from './driftStop.ts';
 import { paginate } from '../api/paginate.ts';
 import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
+import { emptyBatches, type Discovered, type StreamClient, type StreamDriver, type StreamPage } from '../streams/streamDef.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
 import { recordPlanCost, recordRunCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
@@ -122,7 +124,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
     let rows = 0;
-    const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
+    const contract = config.schemaContracts?.[partition.stream] ?? 'evolve';
+    const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, contract };
+    // The stream's baseline of top-level fields (missing_field drift), read once per batch from the warehouse's cache.
+    const baseline = await warehouse.streamFields(partition.stream);
     // Pages fetched since the last commit. They are committed together, with the walk state after the
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
@@ -143,7 +148,17 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
         [...pending.byTable.values()],
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
+        {
+          runId: input.runId,
+          mode: input.mode,
+          snapshotAt: ctx.snapshotAt,
+          pages: pending.pages,
+          rows: pending.rows,
+          done: complete,
+          cost: costOf(pending.items, pending.cut),
+          ...(pending.drift.size > 0 ? { drift: [...pending.drift.values()] } : {}),
+          ...(pending.fields.size > 0 ? { fields: [...pending.fields] } : {}),
+        },
         finished,
       );
       Object.assign(meter, newMeter());
@@ -177,10 +192,31 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           }
           // Keep what this batch already fetched before failing (a repeated token included): its walk state is consistent.
           await flush(false);
+          // A mapped field of another type: never written wrong or NULL; the partition stops, named, and the drift is recorded.
+          if (error instanceof ResponseValidationError && error.types) {
+            const stop = typeChangeStop(stream, partition, error.path, error.types);
+            await warehouse.recordDrift(partition.stream, input.runId, [stop.drift]);
+            log.warn({ err: stop.message }, 'type change: partition stopped');
+            throw stop;
+          }
           throw error;
         }
         if (step.done) break;
         const page = step.value;
+        const drift = page.drift();
+        if (contract === 'freeze') {
+          const first = drift.find((d) => d.kind === 'new_field');
+          if (first) {
+            await walker.return(undefined);
+            await flush(false);
+            const stop = frozenStop(stream, partition, first);
+            await warehouse.recordDrift(partition.stream, input.runId, drift);
+            log.warn({ err: stop.message }, 'contract freeze: partition stopped');
+            throw stop;
+          }
+        }
+        mergeDrift(pending.drift, drift);
+        notePresence(page.keys(), baseline, pending, declared(stream));
         pending.rows += page.extract(ctx, pending.byTable);
         pending.pages += 1;
         pending.items += page.items;
@@ -238,8 +274,32 @@ interface PendingPages {
   /** Pages the server cut short (StreamPage.cut) and their items. */
   cut: { pages: number; items: number };
   byTable: Map<string, ColumnBatch>;
+  /** Drift the pages showed, and top-level fields newly seen in every item of a page (recorded with the commit). */
+  drift: Map<string, DriftSeen>;
+  fields: Set<string>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables) };
+  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables), drift: new Map(), fields: new Set() };
+}
+
+/** Top-level fields the stream's item schema declares. */
+function declared(stream: StreamDriver): ReadonlySet<string> {
+  let names = declaredFields.get(stream);
+  if (!names) declaredFields.set(stream, (names = new Set([...stream.fields().fields.values()].filter((f) => f.declared).map((f) => f.path))));
+  return names;
+}
+const declaredFields = new WeakMap<StreamDriver, ReadonlySet<string>>();
+
+/**
+ * missing_field drift, defined simply: a declared top-level field is in the stream's baseline once
+ * every item of some page sent it; a later page whose items all lack it records it missing (once
+ * per page). New baseline fields are stored with the batch.
+ */
+function notePresence(keys: { counts: ReadonlyMap<string, number>; items: number }, baseline: ReadonlySet<string>, pending: PendingPages, names: ReadonlySet<string>): void {
+  if (keys.items === 0) return;
+  const missing: DriftSeen[] = [];
+  for (const path of baseline) if (!keys.counts.has(path)) missing.push({ kind: 'missing_field', path, count: 1, sample: null });
+  if (missing.length > 0) mergeDrift(pending.drift, missing);
+  for (const [path, n] of keys.counts) if (n === keys.items && !baseline.has(path) && names.has(path)) pending.fields.add(path);
 }

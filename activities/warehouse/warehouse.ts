@@ -13,6 +13,7 @@ import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
+import type { DriftSeen } from './driftRecord.ts';
 
 /** Steps of a commit where a fault can be injected (tests) or a stage timed (bench) — the commit must be all-or-nothing across them. */
 export type CommitStep =
@@ -43,6 +44,10 @@ export interface RunRecord {
   done: boolean;
   /** What these pages cost (absent: nothing counted). */
   cost?: RunCost;
+  /** Schema drift the pages showed (_glacier_drift), recorded with them. */
+  drift?: DriftSeen[];
+  /** Top-level fields the stream newly saw in every item of a page (_glacier_stream_fields). */
+  fields?: string[];
 }
 
 /** Compute units behind a run record: see _glacier_sync_runs in sql/schema/000_glacier.sql. */
@@ -199,6 +204,7 @@ export class Warehouse {
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;
+    this.fields = undefined;
     this.reopened += 1;
     this.options.onReopen?.(cause);
   }
@@ -335,6 +341,8 @@ export class Warehouse {
         await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
         if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
         if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
+        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
+        for (const path of run?.fields ?? []) await this.runPrepared('ops/recordStreamField.sql', [stream, path, run!.runId]);
       }
       await this.fault('before-commit');
       await this.writer.run('COMMIT');
@@ -344,6 +352,10 @@ export class Warehouse {
       throw error;
     }
     const cache = await checkpoints;
+    if (this.fields) {
+      const fields = await this.fields;
+      for (const { checkpoint, run } of group) for (const path of run?.fields ?? []) addTo(fields, checkpoint.stream, path);
+    }
     for (const { checkpoint: c } of group) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
@@ -370,6 +382,54 @@ export class Warehouse {
       },
     );
     return this.checkpoints;
+  }
+
+  /** Top-level fields each stream has seen in every item of a page (missing_field drift's baseline); loaded once, kept by the commits. */
+  private fields: Promise<Map<string, Set<string>>> | undefined;
+
+  async streamFields(stream: string): Promise<ReadonlySet<string>> {
+    this.fields ??= this.query(sqlFile('ops/listStreamFields.sql')).then(
+      (rows) => {
+        const out = new Map<string, Set<string>>();
+        for (const r of rows) addTo(out, String(r.stream), String(r.path));
+        return out;
+      },
+      (error: unknown) => {
+        this.fields = undefined;
+        throw error;
+      },
+    );
+    return (await this.fields).get(stream) ?? new Set();
+  }
+
+  /** Records drift without rows (a page that stopped its partition: a type change, a frozen contract), serialized with commits. */
+  async recordDrift(stream: string, runId: string, drift: readonly DriftSeen[]): Promise<void> {
+    if (drift.length === 0) return;
+    await this.withWriter(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [stream, d.path, d.kind, runId, d.count, d.sample]);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** Every drift row (status, verify, report). */
+  async listDrift(): Promise<DriftRow[]> {
+    return (await this.query(sqlFile('ops/listDrift.sql'))).map((r) => ({
+      stream: String(r.stream),
+      path: String(r.path),
+      kind: String(r.kind) as DriftRow['kind'],
+      firstRun: String(r.first_run),
+      lastRun: String(r.last_run),
+      firstSeen: String(r.first_seen),
+      lastSeen: String(r.last_seen),
+      count: Number(r.count),
+      sample: r.sample === null ? null : String(r.sample),
+    }));
   }
 
   async readCheckpoint(partitionId: string): Promise<CheckpointView | undefined> {
@@ -409,6 +469,25 @@ export class Warehouse {
 function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
   const c = run.cost;
   return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
+}
+
+function addTo(sets: Map<string, Set<string>>, key: string, value: string): void {
+  const set = sets.get(key);
+  if (set) set.add(value);
+  else sets.set(key, new Set([value]));
+}
+
+/** A row of _glacier_drift as read back. */
+export interface DriftRow {
+  stream: string;
+  path: string;
+  kind: DriftSeen['kind'];
+  firstRun: string;
+  lastRun: string;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  sample: string | null;
 }
 
 /** Records what planning spent (no rows, no checkpoint), serialized with commits. */

@@ -1,0 +1,34 @@
+/**
+ * What a page carried that its stream did not expect (schema drift), as recorded in _glacier_drift
+ * (sql/schema/040_drift.sql) in the same transaction as the page's rows.
+ */
+export type DriftKind = 'new_field' | 'new_enum_value' | 'missing_field' | 'type_change' | 'new_chain';
+
+export interface DriftSeen {
+  kind: DriftKind;
+  /** JSON path inside one item: `from.label`, `erc20Transfers[].logIndex`; for new_enum_value `txType=NewTx`. */
+  path: string;
+  /** Items (or pages, for missing_field) it was seen in. */
+  count: number;
+  /** One value as sent (JSON text, at most SAMPLE_MAX characters). */
+  sample: string | null;
+}
+
+export const SAMPLE_MAX = 200;
+
+/** JSON text of a value, cut to SAMPLE_MAX characters. */
+export function sampleOf(value: unknown): string | null {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  return text.length > SAMPLE_MAX ? `${text.slice(0, SAMPLE_MAX - 1)}…` : text;
+}
+
+/** Folds observations of one key (kind + path) together: counts add, the first sample stays. */
+export function mergeDrift(into: Map<string, DriftSeen>, seen: Iterable<DriftSeen>): void {
+  for (const d of seen) {
+    const key = `${d.kind}\u0000${d.path}`;
+    const had = into.get(key);
+    if (had) had.count += d.count;
+    else into.set(key, { ...d });
+  }
+}

@@ -1,0 +1,1 @@
+SELECT stream, path FROM _glacier_stream_fields;

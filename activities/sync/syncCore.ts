@@ -1,6 +1,6 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import { InvalidPageTokenError, ResponseValidationError } from '../api/errors.ts';
-import { mergeDrift, type DriftSeen } from '../warehouse/driftRecord.ts';
+import { BASELINE_ITEMS, COUNTED_ITEMS, mergeDrift, sampleOf, type DriftSeen, type FieldPresence } from '../warehouse/driftRecord.ts';
 import { frozenStop, typeChangeStop } from './driftStop.ts';
 import { paginate } from '../api/paginate.ts';
 import { streamOf } from '../streams/catalog.ts';
@@ -46,6 +46,28 @@ async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: R
 }
 
 /**
+ * The chain list (one Free request per pipeline run that syncs EVM streams): a chain the API lists
+ * after the first run's list, and the config does not name, is new_chain drift (`status` lists it as
+ * discovered, not configured). A service without the list is left alone.
+ */
+async function discoverChains(client: StreamClient, warehouse: Warehouse, config: ResolvedConfig, input: PlanInput, logger: Logger): Promise<void> {
+  const meter = newMeter();
+  try {
+    const list = await client.call(endpoints.evm.listChains, {}, { partition: 'plan', meter });
+    const configured = new Set(config.evmChains.map((c) => c.chainId));
+    const chains = list.chains.map((c) => ({ chainId: c.chainId, sample: sampleOf({ chainName: c.chainName, network: c.network, blockchainId: c.blockchainId }) }));
+    const drift = await warehouse.recordChainList(input.runId!, chains, configured);
+    for (const d of drift) logger.warn({ chainId: d.path, chain: d.sample }, 'the API lists a chain the config does not name');
+  } catch (error) {
+    logger.warn({ err: String(error) }, 'could not read the chain list');
+  }
+  if (meter.requests > 0) {
+    const endpoint = endpoints.evm.listChains;
+    await recordPlanCost(warehouse, { runId: input.runId!, mode: input.mode ?? 'sync', snapshotAt: input.snapshotAt ?? 0, cost: { ...meter, items: 0, weight: endpoint.weight, pageLimit: null } });
+  }
+}
+
+/**
  * The sync core: plans partitions from the config and walks them a batch at a time. Each page's items
  * are read once into the column vectors of its tables (the stream's column readers), and the pages of
  * a batch are committed with the partition's checkpoint in one transaction, so the checkpoint never
@@ -71,6 +93,9 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
       plan.rewardsComplete = await rewardsComplete(warehouse, config, rewardSyncPartitions(config, plan), input.runId);
     }
     const meter = newMeter();
+    if (input.discovered === false && input.runId !== undefined && config.evmChains.length > 0 && selected.some((s) => s.name.startsWith('evm.'))) {
+      await discoverChains(client, warehouse, config, input, logger);
+    }
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {
       const probe = endpoints.evm.listBlocks;
@@ -127,7 +152,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const contract = config.schemaContracts?.[partition.stream] ?? 'evolve';
     const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, contract };
     // The stream's baseline of top-level fields (missing_field drift), read once per batch from the warehouse's cache.
-    const baseline = await warehouse.streamFields(partition.stream);
+    const baseline = await warehouse.streamFields(partition.id);
     // Pages fetched since the last commit. They are committed together, with the walk state after the
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
@@ -157,7 +182,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           done: complete,
           cost: costOf(pending.items, pending.cut),
           ...(pending.drift.size > 0 ? { drift: [...pending.drift.values()] } : {}),
-          ...(pending.fields.size > 0 ? { fields: [...pending.fields] } : {}),
+          ...(pending.fields.size > 0 ? { fields: pending.fields } : {}),
         },
         finished,
       );
@@ -216,7 +241,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           }
         }
         mergeDrift(pending.drift, drift);
-        notePresence(page.keys(), baseline, pending, declared(stream));
+        notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync');
         pending.rows += page.extract(ctx, pending.byTable);
         pending.pages += 1;
         pending.items += page.items;
@@ -276,11 +301,11 @@ interface PendingPages {
   byTable: Map<string, ColumnBatch>;
   /** Drift the pages showed, and top-level fields newly seen in every item of a page (recorded with the commit). */
   drift: Map<string, DriftSeen>;
-  fields: Set<string>;
+  fields: Map<string, FieldPresence>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables), drift: new Map(), fields: new Set() };
+  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables), drift: new Map(), fields: new Map() };
 }
 
 /** Top-level fields the stream's item schema declares. */
@@ -292,14 +317,30 @@ function declared(stream: StreamDriver): ReadonlySet<string> {
 const declaredFields = new WeakMap<StreamDriver, ReadonlySet<string>>();
 
 /**
- * missing_field drift, defined simply: a declared top-level field is in the stream's baseline once
- * every item of some page sent it; a later page whose items all lack it records it missing (once
- * per page). New baseline fields are stored with the batch.
+ * missing_field drift, defined simply and deterministically: a declared top-level field that every
+ * one of at least BASELINE_ITEMS items of the partition sent (in earlier pages or runs), absent from
+ * every item of a page a sync reads, is recorded missing (once per such page). A field some item left
+ * out is never in the baseline. Only syncs report it: they read the newest items, while a backfill
+ * also reads history older than fields the service added later (blockTimestampMilliseconds). The baseline (`known`, the warehouse's copy plus this batch's changes) is
+ * written with the batch; a settled field (counted far enough, or once left out) writes nothing.
  */
-function notePresence(keys: { counts: ReadonlyMap<string, number>; items: number }, baseline: ReadonlySet<string>, pending: PendingPages, names: ReadonlySet<string>): void {
+function notePresence(keys: { counts: ReadonlyMap<string, number>; items: number }, known: Map<string, FieldPresence>, pending: PendingPages, names: ReadonlySet<string>, sync: boolean): void {
   if (keys.items === 0) return;
   const missing: DriftSeen[] = [];
-  for (const path of baseline) if (!keys.counts.has(path)) missing.push({ kind: 'missing_field', path, count: 1, sample: null });
+  for (const [path, f] of known) {
+    if (sync && f.always && f.items >= BASELINE_ITEMS && !keys.counts.has(path)) missing.push({ kind: 'missing_field', path, count: 1, sample: null });
+  }
   if (missing.length > 0) mergeDrift(pending.drift, missing);
-  for (const [path, n] of keys.counts) if (n === keys.items && !baseline.has(path) && names.has(path)) pending.fields.add(path);
+  for (const path of names) {
+    const n = keys.counts.get(path) ?? 0;
+    const f = known.get(path);
+    if (!f && n === 0) continue;
+    const always = (f?.always ?? true) && n === keys.items;
+    // A baseline field absent from the whole page stays in the baseline (the drift above says so).
+    if (f && f.always && f.items >= BASELINE_ITEMS && n === 0) continue;
+    if (f && f.always === always && (f.items >= COUNTED_ITEMS || !always)) continue;
+    const next = { items: Math.min(COUNTED_ITEMS, (f?.items ?? 0) + keys.items), always };
+    known.set(path, next);
+    pending.fields.set(path, next);
+  }
 }

@@ -16,6 +16,17 @@ export interface DriftSeen {
 
 export const SAMPLE_MAX = 200;
 
+/** A stream's record of one top-level field (the missing_field baseline): items seen, and whether all of them sent it. */
+export interface FieldPresence {
+  items: number;
+  always: boolean;
+}
+
+/** Items a field must have been sent in, every one, before its absence from a page is drift. */
+export const BASELINE_ITEMS = 50;
+/** Items counted at most (past it, only a change of `always` is written). */
+export const COUNTED_ITEMS = 1000;
+
 /** JSON text of a value, cut to SAMPLE_MAX characters. */
 export function sampleOf(value: unknown): string | null {
   if (value === undefined) return null;

@@ -13,7 +13,7 @@ import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
-import type { DriftSeen } from './driftRecord.ts';
+import type { DriftSeen, FieldPresence } from './driftRecord.ts';
 
 /** Steps of a commit where a fault can be injected (tests) or a stage timed (bench) — the commit must be all-or-nothing across them. */
 export type CommitStep =
@@ -46,8 +46,8 @@ export interface RunRecord {
   cost?: RunCost;
   /** Schema drift the pages showed (_glacier_drift), recorded with them. */
   drift?: DriftSeen[];
-  /** Top-level fields the stream newly saw in every item of a page (_glacier_stream_fields). */
-  fields?: string[];
+  /** Top-level fields whose record changed (_glacier_stream_fields, the missing_field baseline). */
+  fields?: Map<string, FieldPresence>;
 }
 
 /** Compute units behind a run record: see _glacier_sync_runs in sql/schema/000_glacier.sql. */
@@ -342,7 +342,7 @@ export class Warehouse {
         if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
         if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
-        for (const path of run?.fields ?? []) await this.runPrepared('ops/recordStreamField.sql', [stream, path, run!.runId]);
+        for (const [path, f] of run?.fields ?? []) await this.runPrepared('ops/recordStreamField.sql', [partitionId, path, f.items, f.always, run!.runId]);
       }
       await this.fault('before-commit');
       await this.writer.run('COMMIT');
@@ -354,7 +354,7 @@ export class Warehouse {
     const cache = await checkpoints;
     if (this.fields) {
       const fields = await this.fields;
-      for (const { checkpoint, run } of group) for (const path of run?.fields ?? []) addTo(fields, checkpoint.stream, path);
+      for (const { checkpoint, run } of group) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
     }
     for (const { checkpoint: c } of group) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
@@ -384,14 +384,14 @@ export class Warehouse {
     return this.checkpoints;
   }
 
-  /** Top-level fields each stream has seen in every item of a page (missing_field drift's baseline); loaded once, kept by the commits. */
-  private fields: Promise<Map<string, Set<string>>> | undefined;
+  /** Top-level fields a partition (scope) has seen, and whether every item sent them (missing_field drift's baseline); loaded once, kept by the commits. */
+  private fields: Promise<Map<string, Map<string, FieldPresence>>> | undefined;
 
-  async streamFields(stream: string): Promise<ReadonlySet<string>> {
+  async streamFields(scope: string): Promise<Map<string, FieldPresence>> {
     this.fields ??= this.query(sqlFile('ops/listStreamFields.sql')).then(
       (rows) => {
-        const out = new Map<string, Set<string>>();
-        for (const r of rows) addTo(out, String(r.stream), String(r.path));
+        const out = new Map<string, Map<string, FieldPresence>>();
+        for (const r of rows) addTo(out, String(r.scope), String(r.path), { items: Number(r.items), always: Boolean(r.always) });
         return out;
       },
       (error: unknown) => {
@@ -399,7 +399,7 @@ export class Warehouse {
         throw error;
       },
     );
-    return (await this.fields).get(stream) ?? new Set();
+    return new Map((await this.fields).get(scope) ?? []);
   }
 
   /** Records drift without rows (a page that stopped its partition: a type change, a frozen contract), serialized with commits. */
@@ -415,6 +415,32 @@ export class Warehouse {
         throw error;
       }
     });
+  }
+
+  /**
+   * The chain list the API sent at planning: chains it lists that the warehouse has not seen are
+   * added to the baseline (stream CHAIN_LIST in _glacier_stream_fields); once a baseline exists, a
+   * new one the config does not name is new_chain drift. One transaction.
+   */
+  async recordChainList(runId: string, chains: readonly { chainId: string; sample: string | null }[], configured: ReadonlySet<string>): Promise<DriftSeen[]> {
+    const known = await this.streamFields(CHAIN_LIST);
+    const fresh = chains.filter((c) => !known.has(c.chainId));
+    if (fresh.length === 0) return [];
+    const drift: DriftSeen[] = known.size === 0 ? [] : fresh.filter((c) => !configured.has(c.chainId)).map((c) => ({ kind: 'new_chain', path: c.chainId, count: 1, sample: c.sample }));
+    await this.withWriter(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const c of fresh) await connection.run(sqlFile('ops/recordStreamField.sql'), [CHAIN_LIST, c.chainId, 1, true, runId]);
+        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [CHAIN_LIST, d.path, d.kind, runId, d.count, d.sample]);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    const fields = await this.fields!;
+    for (const c of fresh) addTo(fields, CHAIN_LIST, c.chainId, { items: 1, always: true });
+    return drift;
   }
 
   /** Every drift row (status, verify, report). */
@@ -471,11 +497,14 @@ function runRecordParams(run: RunRecord, partitionId: string, stream: string): D
   return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
 }
 
-function addTo(sets: Map<string, Set<string>>, key: string, value: string): void {
-  const set = sets.get(key);
-  if (set) set.add(value);
-  else sets.set(key, new Set([value]));
+function addTo(maps: Map<string, Map<string, FieldPresence>>, stream: string, path: string, presence: FieldPresence): void {
+  const map = maps.get(stream);
+  if (map) map.set(path, { ...presence });
+  else maps.set(stream, new Map([[path, { ...presence }]]));
 }
+
+/** The drift table's stream name for the API's chain list (new_chain). */
+export const CHAIN_LIST = 'chains';
 
 /** A row of _glacier_drift as read back. */
 export interface DriftRow {

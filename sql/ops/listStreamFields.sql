@@ -1,1 +1,1 @@
-SELECT stream, path FROM _glacier_stream_fields;
+SELECT scope, path, items, always FROM _glacier_stream_fields;

@@ -5,6 +5,7 @@ import { ApiError } from './http/apiError.ts';
 import { Authenticator } from './http/auth.ts';
 import type { ApiKey, Tier } from './http/auth.ts';
 import { Dispatcher } from './http/dispatcher.ts';
+import { DriftInjector, type DriftOptions } from './http/drift.ts';
 import { FaultInjector } from './http/faults.ts';
 import type { FaultKind } from './http/faults.ts';
 import { PageTokenCodec } from './http/pageToken.ts';
@@ -35,6 +36,8 @@ export interface SimulatorOptions {
   tokenTtlMs?: number;
   faults?: Partial<Record<FaultKind, number>>;
   faultSeed?: number;
+  /** Schema drift from a chosen world step on (tools/simulator/http/drift.ts); absent: none. */
+  drift?: DriftOptions;
   /** Time-based growth in world steps per second (one EVM block per chain per step). */
   growth?: { stepsPerSecond: number };
   /** Milliseconds since epoch; tokens and rate-limit windows use it (tests inject one). */
@@ -69,7 +72,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const faults = new FaultInjector(opts.faults, opts.faultSeed ?? seed);
   const stats = new StatsRecorder();
   const dispatcher = new Dispatcher(
-    { router, world, codec: new PageTokenCodec(seed, opts.tokenTtlMs ?? 86_400_000, clock), auth: new Authenticator(opts.keys), limiter, faults, stats, clock },
+    {
+      router,
+      world,
+      codec: new PageTokenCodec(seed, opts.tokenTtlMs ?? 86_400_000, clock),
+      auth: new Authenticator(opts.keys),
+      limiter,
+      faults,
+      stats,
+      clock,
+      ...(opts.drift ? { drift: new DriftInjector(seed, opts.drift, () => world.steps) } : {}),
+    },
     (method, path, query, body) => admin(method, path, query, body),
   );
 

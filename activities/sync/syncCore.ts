@@ -162,6 +162,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // (found rows or not) in the same transaction: a half-walk is never recorded, an empty one is.
     const flush = async (complete: boolean) => {
       if (pending.pages === 0) return;
+      // The baseline counts once a walk of the partition finished (WALKED): later syncs read only what is new.
+      if (complete && !baseline.has(WALKED)) {
+        baseline.set(WALKED, { items: 0, always: true });
+        pending.fields.set(WALKED, { items: 0, always: true });
+      }
       totalRows += pending.rows;
       totalPages += pending.pages;
       const cursor = mode === 'snapshot-replace' ? countWalk(walk.cursor, pending.rows, pending.pages) : { ...walk.cursor };
@@ -241,7 +246,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           }
         }
         mergeDrift(pending.drift, drift);
-        notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync');
+        notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync' && baseline.has(WALKED));
         pending.rows += page.extract(ctx, pending.byTable);
         pending.pages += 1;
         pending.items += page.items;
@@ -308,6 +313,9 @@ function emptyPending(tables: readonly TableDef[]): PendingPages {
   return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables), drift: new Map(), fields: new Map() };
 }
 
+/** The baseline's mark that a walk of the partition finished (no field has an empty path). */
+const WALKED = '';
+
 /** Top-level fields the stream's item schema declares. */
 function declared(stream: StreamDriver): ReadonlySet<string> {
   let names = declaredFields.get(stream);
@@ -319,7 +327,8 @@ const declaredFields = new WeakMap<StreamDriver, ReadonlySet<string>>();
 /**
  * missing_field drift, defined simply and deterministically: a declared top-level field that every
  * one of at least BASELINE_ITEMS items of the partition sent (in earlier pages or runs), absent from
- * every item of a page a sync reads, is recorded missing (once per such page). A field some item left
+ * every item of a page a sync reads after a walk of the partition finished, is recorded missing
+ * (once per such page). A field some item left
  * out is never in the baseline. Only syncs report it: they read the newest items, while a backfill
  * also reads history older than fields the service added later (blockTimestampMilliseconds). The baseline (`known`, the warehouse's copy plus this batch's changes) is
  * written with the batch; a settled field (counted far enough, or once left out) writes nothing.
@@ -328,10 +337,12 @@ function notePresence(keys: { counts: ReadonlyMap<string, number>; items: number
   if (keys.items === 0) return;
   const missing: DriftSeen[] = [];
   for (const [path, f] of known) {
+    if (path === WALKED) continue;
     if (sync && f.always && f.items >= BASELINE_ITEMS && !keys.counts.has(path)) missing.push({ kind: 'missing_field', path, count: 1, sample: null });
   }
   if (missing.length > 0) mergeDrift(pending.drift, missing);
   for (const path of names) {
+    if (path === WALKED) continue;
     const n = keys.counts.get(path) ?? 0;
     const f = known.get(path);
     if (!f && n === 0) continue;

@@ -3,6 +3,9 @@ import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { DRIFT_CHAIN, DRIFT_TX_TYPE, DRIFT_TYPE_CHAIN, DRIFT_VALIDATION_STATUS } from '../../tools/simulator/http/drift.ts';
 import { compareWithTruth } from '../helpers/truthTables.ts';
+import { createSyncCore } from '../../activities/sync/index.ts';
+import { validateConfig } from '../../worker/config.ts';
+import { createLogger } from '../../worker/logger.ts';
 import { drain, expectExact, startHarness, type Harness } from './harness.ts';
 
 /**
@@ -160,6 +163,82 @@ describe('schema drift under a running pipeline', () => {
     const validators = compared.find((c) => c.table === 'pn_validators')!;
     expect({ lost: validators.lost, duplicated: validators.duplicated, examples: validators.examples }).toEqual({ lost: 0, duplicated: 0, examples: [] });
     expect(Number((await h.warehouse.query(`SELECT count(*) AS n FROM pn_validators WHERE validation_status = '${DRIFT_VALIDATION_STATUS}'`))[0].n)).toBeGreaterThan(0);
+  });
+});
+
+describe('schema drift: the stopped partitions resume', () => {
+  it('once the service sends types the pipeline accepts again, from their checkpoints, and then equal ground truth', async () => {
+    const h = await startHarness({
+      sim: { drift: { fromStep: DRIFT_STEP } },
+      config: () => ({ streams: ['evm.blocks'], evmChains: [{ chainId: DRIFT_TYPE_CHAIN }] }),
+    });
+    try {
+      const backfill = await run(h, 'backfill', 'r1');
+      expect([...backfill.failed]).toEqual([]);
+      h.sim.advance(DRIFT_STEP + 3);
+      const stopped = await run(h, 'sync', 'r2');
+      expect([...stopped.failed.keys()]).toEqual([`evm.blocks/${DRIFT_TYPE_CHAIN}`]);
+      const checkpoint = (await h.warehouse.readCheckpoint(`evm.blocks/${DRIFT_TYPE_CHAIN}`))!;
+      // What an upgrade that reads the new type would do here: the service's answers are accepted again.
+      h.sim.setDrift(undefined);
+      const resumed = await run(h, 'sync', 'r3');
+      expect([...resumed.failed]).toEqual([]);
+      expect((await h.warehouse.readCheckpoint(`evm.blocks/${DRIFT_TYPE_CHAIN}`))!.pages).toBeGreaterThan(checkpoint.pages);
+      await expectExact(h, resumed.partitions, 1_800_000_000);
+    } finally {
+      await h.close();
+    }
+  }, 120_000);
+});
+
+describe('schema contracts', () => {
+  const contractHarness = (contract: string) =>
+    startHarness({
+      sim: { drift: { fromStep: 0 } },
+      config: (sim) => ({
+        streams: ['evm.blocks'],
+        schemaContracts: { 'evm.blocks': contract },
+        evmChains: [{ chainId: (sim.world.describe().evm as unknown as { chains: { chainId: string }[] }).chains[0].chainId }],
+      }),
+    });
+
+  it('freeze: the first new field stops the partition with one line naming stream, JSON path and value; evolve then goes on from there', async () => {
+    const h = await contractHarness('freeze');
+    try {
+      const [partition] = await h.core.planPartitions({ streams: ['evm.blocks'] });
+      const error = await drain(h.core, partition).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toMatch(/^evm\.blocks\/\d+: stream evm\.blocks has contract freeze and the API sent a new field driftLabel = "label-[0-9a-z]+"; /);
+      expect(error?.message).not.toContain('\n');
+      expect(Number((await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks'))[0].n)).toBe(0);
+      expect((await h.warehouse.listDrift()).map((d) => `${d.kind} ${d.path}`)).toContain('new_field driftLabel');
+      const evolve = createSyncCore({ client: h.client, warehouse: h.warehouse, config: { ...h.config, schemaContracts: {} }, logger: createLogger({ level: 'silent' }) });
+      await drain(evolve, partition);
+      await expectExact(h, [partition], 1_800_000_000);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
+  it('discard: unmapped fields are dropped but still recorded as drift', async () => {
+    const h = await contractHarness('discard');
+    try {
+      const [partition] = await h.core.planPartitions({ streams: ['evm.blocks'] });
+      await drain(h.core, partition);
+      const counts = (await h.warehouse.query('SELECT count(*) AS n, count(_extra) AS kept FROM evm_blocks'))[0];
+      expect(Number(counts.n)).toBeGreaterThan(0);
+      expect(Number(counts.kept)).toBe(0);
+      expect((await h.warehouse.listDrift()).map((d) => `${d.kind} ${d.path}`).sort()).toEqual(['new_field driftDetail', 'new_field driftLabel']);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
+  it('a contract that is not evolve, freeze or discard is a one-line config error', () => {
+    expect(() => validateConfig({ schemaContracts: { 'evm.blocks': 'strict' } })).toThrow(/^config: schemaContracts\.evm\.blocks: expected one of evolve, freeze, discard$/);
+    expect(() => validateConfig({ schemaContracts: { 'evm.nope': 'freeze' } })).toThrow(/^config: schemaContracts\.evm\.nope: unknown stream "evm\.nope"/);
   });
 });
 

@@ -52,6 +52,8 @@ export interface Simulator {
   world: World;
   advance(steps: number): void;
   setFaults(f: Partial<Record<FaultKind, number>>): void;
+  /** Switches schema drift on (from a step) or off. */
+  setDrift(d: DriftOptions | undefined): void;
   groundTruth(method: 'GET' | 'POST', path: string, query?: Record<string, string>, body?: unknown): Promise<unknown[]>;
   stats(): SimulatorStats;
   resetStats(): void;
@@ -71,6 +73,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const limiter = rl ? new RateLimiter(rl === true ? {} : rl, clock) : null;
   const faults = new FaultInjector(opts.faults, opts.faultSeed ?? seed);
   const stats = new StatsRecorder();
+  const drift = new DriftInjector(seed, opts.drift, () => world.steps);
   const dispatcher = new Dispatcher(
     {
       router,
@@ -81,7 +84,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       faults,
       stats,
       clock,
-      ...(opts.drift ? { drift: new DriftInjector(seed, opts.drift, () => world.steps) } : {}),
+      drift,
     },
     (method, path, query, body) => admin(method, path, query, body),
   );
@@ -92,6 +95,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     world,
     advance: (steps) => world.advance(steps),
     setFaults: (f) => faults.set(f),
+    setDrift: (d) => drift.set(d),
     groundTruth: (method, path, query, body) => dispatcher.groundTruth(method, path, query, body),
     stats: () => stats.snapshot(faults.injected),
     resetStats: () => {

@@ -42,9 +42,14 @@ const CHAINS = '/v1/chains';
 export class DriftInjector {
   constructor(
     private readonly seed: number,
-    private readonly options: DriftOptions | undefined,
+    private options: DriftOptions | undefined,
     private readonly steps: () => number,
   ) {}
+
+  /** Changes the drift (undefined: none from now on; tests switch it off as an upgrade of the pipeline would accept it). */
+  set(options: DriftOptions | undefined): void {
+    this.options = options;
+  }
 
   get active(): boolean {
     return this.options !== undefined && this.steps() >= this.options.fromStep;

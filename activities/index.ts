@@ -5,6 +5,7 @@ import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, Verif
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
 
@@ -78,6 +79,10 @@ export function createActivities(deps: ActivityDeps) {
 
     async streamCosts(): Promise<StreamCost[]> {
       return need(deps.status, 'the warehouse').streamCosts();
+    },
+
+    async listDrift(): Promise<DriftRow[]> {
+      return need(deps.status, 'the warehouse').listDrift();
     },
 
     async verify(input: VerifyInput) {

@@ -2,6 +2,7 @@ import type { StreamName } from '../common/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
@@ -29,12 +30,16 @@ export interface StatusPort {
   listCheckpoints(): Promise<CheckpointView[]>;
   /** Per stream: CU spent against the optimum, over all runs and in the last one. */
   streamCosts(): Promise<StreamCost[]>;
+  /** Schema drift seen (_glacier_drift). */
+  listDrift(): Promise<DriftRow[]>;
 }
 
 export interface VerifyFinding {
   check: string;
   ok: boolean;
   detail: string;
+  /** A warning (schema drift): shown, never a failure (ok stays true). */
+  warning?: boolean;
 }
 
 export interface VerifyInput {

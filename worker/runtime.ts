@@ -73,7 +73,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       logger,
       sync,
       exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input, { shard: config.shard }) },
-      status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
+      status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse), listDrift: () => warehouse.listDrift() },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),

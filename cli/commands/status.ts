@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { withConfig } from '../globalConfig.ts';
 import type { CheckpointView } from '../../activities/sync/types.ts';
 import type { StreamCost } from '../../activities/sync/streamCosts.ts';
+import type { DriftRow } from '../../activities/warehouse/warehouse.ts';
+import { driftLines } from '../driftLines.ts';
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -14,7 +16,7 @@ export function registerStatusCommand(program: Command): void {
       const sharded = config.shards.length > 0;
       const answers = sharded ? await runMaintenance(config, 'shardedStatusWorkflow', [{ shards: config.shards }]) : [];
       const unanswered = answers.flatMap((a) => (a.answered ? [] : [{ shard: a.shard, reason: a.reason }]));
-      const { checkpoints, costs }: { checkpoints: (CheckpointView & { shard?: string })[]; costs: StreamCost[] } = sharded
+      const { checkpoints, costs, drift = [] }: { checkpoints: (CheckpointView & { shard?: string })[]; costs: StreamCost[]; drift?: DriftRow[] } = sharded
         ? {
             checkpoints: answers.flatMap((a) => (a.answered ? a.value.checkpoints.map((c) => ({ ...c, shard: a.shard })) : [])),
             costs: mergeStreamCosts(answers.flatMap((a) => (a.answered ? [a.value.costs] : []))),
@@ -33,7 +35,7 @@ export function registerStatusCommand(program: Command): void {
         lagSeconds: Math.max(0, Math.round((now - Date.parse(c.updatedAt)) / 1000)),
       }));
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ partitions: rows, costs, ...(sharded ? { shards: answers.map((a) => ({ shard: a.shard, answered: a.answered, ...(a.answered ? { partitions: a.value.checkpoints.length } : { reason: a.reason }) })) } : {}) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ partitions: rows, costs, drift, discoveredChains: discovered(drift, config), ...(sharded ? { shards: answers.map((a) => ({ shard: a.shard, answered: a.answered, ...(a.answered ? { partitions: a.value.checkpoints.length } : { reason: a.reason }) })) } : {}) }, null, 2)}\n`);
         if (unanswered.length) process.exitCode = 1;
         return;
       }
@@ -51,5 +53,12 @@ export function registerStatusCommand(program: Command): void {
         process.stdout.write(`${r.partition.padEnd(width)}  ${shardCell(r)}${String(r.rows).padStart(10)}  ${String(r.pages).padStart(7)}  ${(r.complete ? 'complete' : 'partial').padEnd(8)}  ${r.lastRun.padEnd(24)}  ${r.lagSeconds}s\n`);
       }
       if (costs.length > 0) process.stdout.write(`\ncompute units per stream (optimum: weight x ceil(items / largest page) per walk)\n${costTable(costs)}`);
+      if (drift.length > 0) process.stdout.write(`\n${driftLines(drift, discovered(drift, config))}`);
     }));
+}
+
+/** Chains the API lists that are new since the first run and that the config does not name (new_chain drift). */
+function discovered(drift: readonly DriftRow[], config: { evmChains: { chainId: string }[] }): DriftRow[] {
+  const configured = new Set(config.evmChains.map((c) => c.chainId));
+  return drift.filter((d) => d.kind === 'new_chain' && !configured.has(d.path));
 }

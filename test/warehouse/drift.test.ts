@@ -5,6 +5,10 @@ import { DRIFT_CHAIN, DRIFT_TX_TYPE, DRIFT_TYPE_CHAIN, DRIFT_VALIDATION_STATUS }
 import { compareWithTruth } from '../helpers/truthTables.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { validateConfig } from '../../worker/config.ts';
+import { createVerifier } from '../../activities/verify/verifier.ts';
+import { loadReportData } from '../../activities/report/reportData.ts';
+import { renderReport } from '../../cli/report/renderReport.ts';
+import { driftLines } from '../../cli/driftLines.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { drain, expectExact, startHarness, type Harness } from './harness.ts';
 
@@ -152,6 +156,22 @@ describe('schema drift under a running pipeline', () => {
     for (const d of drift) if (d.path.endsWith('.driftNested') && d.stream.startsWith('pn.')) expected.add(`${d.stream} ${d.kind} ${d.path}`);
     expect(seen).toEqual([...expected].sort());
     for (const d of drift) expect(d.kind === 'missing_field' || d.sample !== null, `${d.stream} ${d.path} has a sample`).toBe(true);
+  });
+
+  it('is shown: verify warns (never fails), status lists the new chain as discovered and not configured, the report has it', async () => {
+    const verifier = createVerifier({ warehouse: h.warehouse, client: h.client, config: h.config, logger: createLogger({ level: 'silent' }), planPartitions: (i) => h.core.planPartitions(i) });
+    const findings = await verifier.verify({});
+    const warnings = findings.filter((f) => f.warning);
+    expect(warnings.map((f) => f.check).sort()).toEqual(['schema drift: chains', ...STREAMS.map((s) => `schema drift: ${s}`)].sort());
+    expect(warnings.every((f) => f.ok)).toBe(true);
+    expect(warnings.find((f) => f.check === 'schema drift: evm.blocks')!.detail).toContain('missing_field gasCost');
+    const drift = await h.warehouse.listDrift();
+    const lines = driftLines(drift, drift.filter((d) => d.kind === 'new_chain'));
+    expect(lines).toContain(`chain ${DRIFT_CHAIN.chainId} {"chainName":"${DRIFT_CHAIN.chainName}"`);
+    expect(lines).toContain('discovered, not configured');
+    const report = await loadReportData((sql) => h.warehouse.query(sql), { source: 'test' });
+    expect(report.drift!.map((d) => `${d.stream} ${d.kind} ${d.path}`)).toEqual(drift.map((d) => `${d.stream} ${d.kind} ${d.path}`));
+    expect(renderReport(report)).toContain('AutoRenewL1ValidatorTx');
   });
 
   it('stores new enum values as sent; a stream walked whole since the drift equals ground truth', async () => {

@@ -123,6 +123,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       world.advance(steps);
       return { steps: world.steps };
     }
+    if (method === 'POST' && path === '/admin/drift') {
+      const d = body as { fromStep?: unknown; typeChanges?: unknown } | null | undefined;
+      if (d === null || d === undefined || d.fromStep === null) {
+        drift.set(undefined);
+        return { drift: null };
+      }
+      if (typeof d.fromStep !== 'number' || !Number.isInteger(d.fromStep) || d.fromStep < 0) throw new ApiError(400, 'fromStep must be a non-negative integer (or null: no drift)');
+      drift.set({ fromStep: d.fromStep, typeChanges: d.typeChanges !== false });
+      return { drift: { fromStep: d.fromStep, typeChanges: d.typeChanges !== false } };
+    }
     if (method === 'GET' && path === '/admin/stats') return sim.stats();
     if (method === 'GET' && path === '/admin/describe') return world.describe();
     throw new ApiError(404, `Cannot ${method} ${path}`);

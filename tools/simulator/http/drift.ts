@@ -22,6 +22,8 @@ import { EVM_CHAIN_SPECS } from '../evm/chain.ts';
 export interface DriftOptions {
   /** World step from which the changes are served (0: from the start). */
   fromStep: number;
+  /** Include the type changes (default true); without them no partition stops. */
+  typeChanges?: boolean;
 }
 
 /** The EVM chain whose blocks and transactions change type under drift (the last chain of the world). */
@@ -89,6 +91,7 @@ export class DriftInjector {
     if (path === PN_TRANSACTIONS && item.txType === 'BaseTx' && h % 2 === 0) item.txType = DRIFT_TX_TYPE;
     if (path === VALIDATORS && item.validationStatus === 'completed' && h % 2 === 0) item.validationStatus = DRIFT_VALIDATION_STATUS;
     if (path === EVM_BLOCKS) delete item.gasCost;
+    if (this.options?.typeChanges === false) return;
     if (params.chainId === DRIFT_TYPE_CHAIN || params.chainId === blockchainIdOf(DRIFT_TYPE_CHAIN)) {
       if (path === EVM_BLOCKS && typeof item.blockTimestamp === 'number') item.blockTimestamp = new Date(item.blockTimestamp * 1000).toISOString();
       if (path === EVM_TRANSACTIONS && item.from !== null && typeof item.from === 'object') item.from = [item.from];

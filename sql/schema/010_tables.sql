@@ -163,8 +163,8 @@ CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
 );
 COMMENT ON TABLE "evm_token_transfers" IS 'Token transfers of each configured contract (Erc transfer). erc20Token flattened to erc20_token_*; ERC-721/1155 contracts send erc721Token/erc1155Token, flattened to nft_token_* and nft_metadata_*; token_standard says which object was present.';
 ALTER TABLE "evm_token_transfers" ADD COLUMN IF NOT EXISTS "token_id" VARCHAR;
-UPDATE "evm_token_transfers" SET "token_id" = coalesce(nft_token_id, '') WHERE "token_id" IS NULL;
 ALTER TABLE "evm_token_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_token_transfers" SET "token_id" = coalesce(nft_token_id, '') WHERE "token_id" IS NULL;
 COMMENT ON COLUMN "evm_token_transfers"."contract_address" IS 'the configured contract (partition)';
 COMMENT ON COLUMN "evm_token_transfers"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_token_transfers"."from_address" IS 'from.address';
@@ -1139,8 +1139,8 @@ CREATE TABLE IF NOT EXISTS "metrics_holders" (
 COMMENT ON TABLE "metrics_holders" IS 'Holders of each configured contract above the chain holderThreshold (Holder entry), per snapshot.';
 ALTER TABLE "metrics_holders" ALTER COLUMN "sort_key" SET DATA TYPE VARCHAR;
 ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "sort_key_num" DECIMAL(38,0);
-UPDATE "metrics_holders" SET "sort_key_num" = TRY_CAST(sort_key AS DECIMAL(38,0)) WHERE "sort_key_num" IS NULL;
 ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "metrics_holders" SET "sort_key_num" = TRY_CAST(sort_key AS DECIMAL(38,0)) WHERE "sort_key_num" IS NULL;
 COMMENT ON COLUMN "metrics_holders"."threshold" IS 'minimum balance, decimal text as requested';
 COMMENT ON COLUMN "metrics_holders"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "metrics_holders"."address" IS 'holder';

@@ -7,7 +7,7 @@ import { EVM_CHAIN_SPECS } from '../evm/chain.ts';
 /**
  * Schema drift (issue 27): from step `fromStep` of the world on, the service changes under a
  * running pipeline, deterministically per seed (each change is a function of the seed and the
- * item's own text):
+ * item's identity: its id keys, so a later version of an item drifts the same way):
  * - every item of every list gains two unknown fields at the top, `driftLabel` (a string) and
  *   `driftDetail` (an object holding a string and an integer beyond 2^64, as a bare JSON literal),
  *   and, where the item holds a nested object, that object gains `driftNested` (a string);
@@ -69,7 +69,7 @@ export class DriftInjector {
     const out = items.map((item: unknown) => {
       const text = item instanceof JsonSpan ? item.json : exactJsonText(item);
       const value = withBigInts(structuredClone(parsedItem(item)), bareBigIntegers(text)) as Record<string, unknown>;
-      this.change(route.path, params, value, hash(this.seed, text));
+      this.change(route.path, params, value, hash(this.seed, identityOf(value) ?? text));
       if (w.pos > 0) w.byte(44);
       const start = w.pos;
       w.ascii(exactJsonText(value));
@@ -100,6 +100,14 @@ export class DriftInjector {
 }
 
 const blockchainIdOf = (chainId: string) => EVM_CHAIN_SPECS.find((c) => c.chainId === chainId)?.blockchainId;
+
+/** Keys that name an item across its versions (a UTXO gets spent, a validator's stake changes: the drift stays the same). */
+const IDENTITY_KEYS = ['utxoId', 'txHash', 'blockHash', 'vertexHash', 'nodeId', 'tokenId', 'address', 'blockNumber'];
+
+function identityOf(item: Record<string, unknown>): string | undefined {
+  const parts = IDENTITY_KEYS.filter((k) => typeof item[k] === 'string' || typeof item[k] === 'number').map((k) => `${k}=${String(item[k])}`);
+  return parts.length > 0 ? parts.join(',') : undefined;
+}
 
 /** FNV-1a of the seed and the text: a 24-bit hash. */
 function hash(seed: number, text: string): number {

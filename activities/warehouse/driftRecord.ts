@@ -24,8 +24,8 @@ export interface FieldPresence {
 
 /** Items a field must have been sent in, every one, before its absence from a page is drift. */
 export const BASELINE_ITEMS = 50;
-/** Items counted at most (past it, only a change of `always` is written). */
-export const COUNTED_ITEMS = 1000;
+/** Items counted at most: past the baseline, only a change of `always` is written (a commit writes no field records once they settled). */
+export const COUNTED_ITEMS = BASELINE_ITEMS;
 
 /** JSON text of a value, cut to SAMPLE_MAX characters. */
 export function sampleOf(value: unknown): string | null {

@@ -342,7 +342,11 @@ export class Warehouse {
         if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
         if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
-        for (const [path, f] of run?.fields ?? []) await this.runPrepared('ops/recordStreamField.sql', [partitionId, path, f.items, f.always, run!.runId]);
+        if (run?.fields?.size) {
+          // One statement for the partition's field records (a first commit writes a few dozen).
+          const fields = [...run.fields];
+          await this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]);
+        }
       }
       await this.fault('before-commit');
       await this.writer.run('COMMIT');

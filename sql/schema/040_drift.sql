@@ -22,4 +22,4 @@ CREATE TABLE IF NOT EXISTS _glacier_stream_fields (
   first_run  VARCHAR NOT NULL,
   PRIMARY KEY (scope, path)
 );
-COMMENT ON TABLE _glacier_stream_fields IS 'The baseline of missing_field drift in _glacier_drift: per partition (scope: partition id; ''chains'' for the API''s chain list), each declared top-level item field seen, over how many items (counted up to 1000), and whether every one of them sent it (always). A field sent by every one of at least 50 items, then absent from every item of a page a sync reads, is missing_field drift.';
+COMMENT ON TABLE _glacier_stream_fields IS 'The baseline of missing_field drift in _glacier_drift: per partition (scope: partition id; ''chains'' for the API''s chain list), each declared top-level item field seen, over how many items (counted up to 50), and whether every one of them sent it (always). A field sent by every one of at least 50 items, then absent from every item of a page a sync reads, is missing_field drift.';

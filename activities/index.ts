@@ -5,6 +5,7 @@ import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPor
 import type { ReportData } from './report/reportData.ts';
 import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../common/activityTypes.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
 
@@ -89,6 +90,10 @@ export function createActivities(deps: ActivityDeps) {
 
     async applyRetention(): Promise<{ runRecords: number }> {
       return need(deps.maintenance, 'the warehouse').applyRetention();
+    },
+
+    async listDrift(): Promise<DriftRow[]> {
+      return need(deps.status, 'the warehouse').listDrift();
     },
 
     async verify(input: VerifyInput) {

@@ -2,6 +2,7 @@ import type { StreamName } from '../common/streamNames.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput, VerifyFinding } from '../common/activityTypes.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
@@ -39,6 +40,8 @@ export interface StatusPort {
   streamCosts(): Promise<StreamCost[]>;
   /** The warehouse schema and lake layout versions, with the ones this build writes. */
   storageVersions?(): Promise<StorageVersions>;
+  /** Schema drift seen (_glacier_drift). */
+  listDrift(): Promise<DriftRow[]>;
 }
 
 /** What `status` shows of the stored data's versions (docs/upgrading.md). */

@@ -85,6 +85,8 @@ export interface VerifyFinding {
   check: string;
   ok: boolean;
   detail: string;
+  /** A warning (schema drift): shown, never a failure (ok stays true). */
+  warning?: boolean;
 }
 
 /**

@@ -82,6 +82,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       status: {
         listCheckpoints: () => warehouse.listCheckpoints(),
         streamCosts: () => streamCosts(warehouse),
+        listDrift: () => warehouse.listDrift(),
         storageVersions: async () => ({
           warehouse: { version: (await warehouse.schemaVersion()) ?? null, current: WAREHOUSE_SCHEMA_VERSION },
           lake: { version: readLakeLayout(outDir), current: LAKE_LAYOUT_VERSION },

@@ -3,3 +3,6 @@
 
 /** 0.2.0: `status` also asks for the warehouse and lake versions (a third activity). */
 export const STORAGE_VERSIONS_PATCH = 'status-storage-versions';
+
+/** 0.2.0: `status` also lists the schema drift seen (a fourth activity, after the versions). */
+export const SCHEMA_DRIFT_PATCH = 'status-schema-drift';

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { endpoints } from '../api/endpoints/index.ts';
+import { NativeTokenBalance } from '../api/schemas/index.ts';
 import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
 import { chainListPartitions } from './shared/blockRanges.ts';
@@ -15,6 +17,7 @@ export const evmNativeBalances = defineStream({
   name: 'evm.native_balances',
   mode: 'snapshot-replace',
   ...getEach(endpoints.evm.getNativeBalance, 'addresses', balanceOf),
+  items: z.looseObject({ address: z.string(), balance: NativeTokenBalance }),
   sources: [rowsOf(evmNativeBalancesTable)],
   partitions: (config) => chainListPartitions('evm.native_balances', config, 'addresses', (c) => c.addresses),
 });

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { endpoints } from '../api/endpoints/index.ts';
+import { TransactionDetail as TransactionDetailSchema } from '../api/schemas/index.ts';
 import type {
   Erc1155Token,
   Erc1155TransferDetail,
@@ -140,6 +142,7 @@ export const evmTransactionDetails = defineStream<Item, DetailCursor, DetailMark
   // Details of mined transactions are final: a sync asks only for hashes no complete walk stored (transactionDetailWalk.ts).
   fetchPage: fetchDetailPage,
   cursor: detailCursor,
+  items: z.looseObject({ txHash: z.string(), detail: TransactionDetailSchema }),
   unchanged: detailsUnchanged,
   sources: [
     rowsOf(evmTransactionDetailsTable),

@@ -6,8 +6,12 @@ import type { StreamName } from '../../common/streamNames.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
-import type { PageContext, TableSpec } from './columns.ts';
 import type { OwnCursor } from './ownCursor.ts';
+import type { z } from 'zod';
+import type { DriftSeen } from '../warehouse/driftRecord.ts';
+import type { StreamContract } from '../../common/config.ts';
+import { EXTRA_COLUMN, type PageContext, type TableSpec } from './columns.ts';
+import { childEntry, finish, listElement, probeColumns, scanItems, schemaTree, standIn, type FieldNode, type PageScan } from './unmapped.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
@@ -47,6 +51,8 @@ export interface NormalizeContext {
   partition: PartitionSpec;
   snapshotAt: number;
   runId: string;
+  /** The stream's contract (config `contracts`): `discard` keeps no unmapped fields (default evolve: keeps them in `_extra`). */
+  contract?: StreamContract;
 }
 
 /** Derived inputs for partitions that depend on earlier results (node ids found by pn.validators). */
@@ -83,22 +89,38 @@ export interface TableSource<T> {
   table: TableDef;
   /** Appends the page's rows of `table` to `out`, column by column; returns the rows added. */
   fill(page: StreamPage<T>, x: PageContext, out: ColumnBatch): number;
+  /** What the rows come from: the items (their unmapped fields go to `_extra`), entries of lists inside them, or the page. */
+  from?: 'items' | 'children' | 'page';
+  /** Runs the table's column readers on a stand-in item (unmapped.ts), noting which fields they read. */
+  probe?(item: T): void;
 }
 
-function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext): number {
+function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext, keyOf?: (s: S) => object): number {
   const { columns } = table;
+  const start = out.rows;
   for (let c = 0; c < columns.length; c++) {
     const get = columns[c].get;
     const vector = out.columns[c];
     for (let i = 0; i < sources.length; i++) vector.push(get(sources[i], x));
   }
+  // The unmapped fields of each source (JSON text, found by the page scan) go to the last column, `_extra`.
+  const unmapped = x.unmapped;
+  if (unmapped !== undefined && unmapped.size > 0 && keyOf !== undefined && columns[columns.length - 1].name === EXTRA_COLUMN) {
+    const vector = out.columns[columns.length - 1];
+    for (let i = 0; i < sources.length; i++) {
+      const text = unmapped.get(keyOf(sources[i]));
+      if (text !== undefined) vector[start + i] = text;
+    }
+  }
   out.rows += sources.length;
   return sources.length;
 }
 
+const itself = <T>(item: T) => item as object;
+
 /** A table with one row per item (of the pages whose context passes `when`, if given). */
 export function rowsOf<T>(table: TableSpec<T>, when?: (x: PageContext) => boolean): TableSource<T> {
-  return { table, fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x)) };
+  return { table, from: 'items', fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x, itself)), probe: (item) => probeColumns(table, item) };
 }
 
 /** A child row: an entry of a list inside a parent item, its position in that list, and which list (`tag`). */
@@ -121,6 +143,7 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
   const listsOf: (item: T) => Named = typeof lists === 'function' ? lists : (item) => tagged.map(([tag, list]) => [tag, list(item)]);
   return {
     table,
+    from: 'children',
     fill(page, x, out) {
       const children: Child<T, I>[] = [];
       for (const parent of page.items) {
@@ -128,14 +151,17 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
           if (entries) for (let index = 0; index < entries.length; index++) children.push({ parent, item: entries[index], index, tag });
         }
       }
-      return filler(table, out, children, x);
+      return filler(table, out, children, x, (c) => c.item as object);
+    },
+    probe(parent) {
+      for (const [tag, list] of listsOf(parent)) probeColumns(table, { parent, item: childEntry(list) as I, index: 0, tag });
     },
   };
 }
 
 /** A table filled from the whole page (a value beside the item list, e.g. nativeTokenBalance). */
 export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, x: PageContext) => readonly S[]): TableSource<T> {
-  return { table, fill: (page, x, out) => filler(table, out, pick(page, x), x) };
+  return { table, from: 'page', fill: (page, x, out) => filler(table, out, pick(page, x), x) };
 }
 
 /**
@@ -154,6 +180,11 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    */
   walks: Endpoint<never, unknown> & { maxPageSize?: number };
   fetchPage: FetchPage<T, S, M>;
+  /**
+   * The schema of one item, when the items are not the entries of `walks`' list key (or its whole
+   * response, for a get endpoint): which fields are known, for drift (unmapped.ts).
+   */
+  items?: z.ZodType;
   /** Every table the items fill, parent first. A table may appear twice (filled from two sources). */
   sources: TableSource<T>[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
@@ -205,6 +236,10 @@ export interface DrivenPage {
   identities(): string[];
   /** Appends the page's rows to the column batches (by table name); returns the rows added. */
   extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number;
+  /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
+  drift(): DriftSeen[];
+  /** Top-level keys of the page's items: how many items sent each, and of how many (missing_field drift). */
+  keys(): { counts: ReadonlyMap<string, number>; items: number };
   /** The page's rows as plain objects per table (ground-truth tests, tools). */
   rows(ctx: NormalizeContext): Record<string, Row[]>;
 }
@@ -227,6 +262,8 @@ export interface StreamDriver {
   cursor?: OwnCursor;
   /** See StreamDecl.unchanged. */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  /** The stream's field tree (unmapped.ts): known fields and which of them columns read. */
+  fields(): FieldNode;
   /** Fetches one page of a walk. */
   fetch(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<DrivenPage>;
 }
@@ -256,13 +293,36 @@ export function emptyBatches(tables: readonly TableDef[]): Map<string, ColumnBat
   return new Map(tables.map((table) => [table.name, { table, columns: table.columns.map(() => []), rows: 0 }]));
 }
 
+/** The schema of one item of an endpoint: the element of its list key, or its whole response. */
+function itemSchemaOf(endpoint: Endpoint<never, unknown> & { listKey?: string }): z.ZodType | undefined {
+  if (endpoint.listKey === undefined) return endpoint.schema;
+  const shape = (endpoint.schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  return shape?.[endpoint.listKey];
+}
+
+/** The stream's field tree: the item schema's keys, and which of them its tables' columns read. */
+function fieldTreeOf<T, S, M, D>(decl: StreamDecl<T, S, M, D>): FieldNode {
+  const schema = decl.items ?? itemSchemaOf(decl.walks);
+  // A list key's schema is the array: its element is the item.
+  const tree = schemaTree(schema && (listElement(schema) ?? schema));
+  const item = standIn(tree) as T;
+  for (const source of decl.sources) source.probe?.(item);
+  return finish(tree);
+}
+
 /** Declares a stream; the generic driver it returns walks, extracts and commits every stream the same way. */
 export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: StreamDecl<T, S, M, D>): Stream<T, S, M> {
   const tables = [...new Map(decl.sources.map((s) => [s.table.name, s.table])).values()];
-  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number => {
+  // The first table filled from the items keeps their unmapped fields (a second table of the same items would repeat them).
+  const keeper = decl.sources.find((s) => s.from === 'items');
+  let tree: FieldNode | undefined;
+  const scanOf = (page: StreamPage<T, M>): PageScan => scanItems(page.items, (tree ??= fieldTreeOf(decl)));
+  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, scan?: PageScan): number => {
     const x = pageContext(ctx);
+    const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
+    const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
     let rows = 0;
-    for (const source of decl.sources) rows += source.fill(page, x, into.get(source.table.name)!);
+    for (const source of decl.sources) rows += source.fill(page, source === keeper || source.from === 'children' ? kept : x, into.get(source.table.name)!);
     return rows;
   };
   const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
@@ -270,17 +330,23 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     extract(page, ctx, batches);
     return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
   };
-  const drive = (page: StreamPage<T, M>): DrivenPage => ({
-    items: page.items.length,
-    nextPageToken: page.nextPageToken,
-    ...(page.newest !== undefined ? { newest: page.newest } : {}),
-    ...(page.marks !== undefined ? { marks: page.marks } : {}),
-    ...(page.cut === true ? { cut: true } : {}),
-    orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
-    identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
-    extract: (ctx, into) => extract(page, ctx, into),
-    rows: (ctx) => normalize(page, ctx),
-  });
+  const drive = (page: StreamPage<T, M>): DrivenPage => {
+    let scan: PageScan | undefined;
+    const scanned = () => (scan ??= scanOf(page));
+    return {
+      items: page.items.length,
+      nextPageToken: page.nextPageToken,
+      ...(page.newest !== undefined ? { newest: page.newest } : {}),
+      ...(page.marks !== undefined ? { marks: page.marks } : {}),
+      ...(page.cut === true ? { cut: true } : {}),
+      orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
+      identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
+      extract: (ctx, into) => extract(page, ctx, into, scanned()),
+      drift: () => [...scanned().drift.values()],
+      keys: () => ({ counts: scanned().keys, items: scanned().items }),
+      rows: (ctx) => normalize(page, ctx),
+    };
+  };
   const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, fetchPage } = decl;
   return {
     name,
@@ -298,6 +364,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     partitions,
     fetchPage,
     normalize,
+    fields: () => (tree ??= fieldTreeOf(decl)),
     fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state as FetchState<S>)),
   };
 }

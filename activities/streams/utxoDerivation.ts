@@ -68,10 +68,18 @@ WHERE e.network = $1
 export const deriveUtxoLists = async ({ warehouse, config, plan, runId }: DeriveContext): Promise<Set<string> | undefined> =>
   derivesFromTransactions(plan) ? utxoListsNeeded(warehouse, config, runId) : undefined;
 
-/** The pn.utxos partitions whose walk in this sync must read the UTXO list (module comment). */
+/**
+ * The pn.utxos partitions whose walk in this sync must read the UTXO list (module comment). Also
+ * every one, once the list has sent fields the stream does not map (schema drift, docs/drift.md):
+ * a derived row could not keep them (unless the stream's contract is discard).
+ */
 export async function utxoListsNeeded(warehouse: Warehouse, config: ResolvedConfig, runId: string | undefined): Promise<Set<string>> {
   const needed = new Set<string>();
-  for (const p of addressSetPartitions('pn.utxos', config)) {
+  const all = addressSetPartitions('pn.utxos', config);
+  if (config.schemaContracts?.['pn.utxos'] !== 'discard' && (await warehouse.listDrift()).some((d) => d.stream === 'pn.utxos' && d.kind === 'new_field')) {
+    return new Set(all.map((p) => p.id));
+  }
+  for (const p of all) {
     const network = String(p.params.network);
     const set = p.params.addresses as string[];
     const chains = config.networks.find((n) => n.network === network)?.chains ?? [];

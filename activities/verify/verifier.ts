@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { VerifyFinding, VerifyPort } from '../ports.ts';
 import type { StreamClient } from '../streams/streamDef.ts';
-import type { Warehouse } from '../warehouse/warehouse.ts';
+import { CHAIN_LIST, type DriftRow, type Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
@@ -23,6 +23,18 @@ export interface VerifierDeps {
 }
 
 const list = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>) => string) => rows.map(fmt).join(', ');
+
+/** Schema drift as warnings (never failures): one per stream, naming each change, its count and last run. */
+export function driftWarnings(drift: readonly DriftRow[], streams: readonly string[]): VerifyFinding[] {
+  const byStream = new Map<string, DriftRow[]>();
+  for (const d of drift) if (d.stream === CHAIN_LIST || streams.includes(d.stream)) byStream.set(d.stream, [...(byStream.get(d.stream) ?? []), d]);
+  return [...byStream].map(([stream, rows]) => ({
+    check: `schema drift: ${stream}`,
+    ok: true,
+    warning: true,
+    detail: rows.map((d) => `${d.kind} ${d.path} (${d.count}x, last run ${d.lastRun}${d.sample ? `, e.g. ${d.sample}` : ''})`).join('; '),
+  }));
+}
 
 /**
  * Completeness and consistency checks over the warehouse, some against the live API:
@@ -155,6 +167,7 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
         findings.push(await keyUniquenessFinding(warehouse, [...tables.values()]));
         await blockChecks(findings, streams);
       }
+      findings.push(...driftWarnings(await warehouse.listDrift(), streams ?? config.streams));
       if (enabled(streams, 'pn.balances') && enabled(streams, 'pn.utxos')) findings.push(...(await utxoBalanceFindings(warehouse, since?.at ?? 0)));
       const problems = findings.filter((f) => !f.ok).length;
       // A verify without problems moves the watermark; one with problems leaves it, so tomorrow's reports them again.

@@ -18,12 +18,13 @@ export function renderTable(def: TableDef): string {
   const key = `-- key: (${def.primaryKey.join(', ')})${def.pruneBy ? `; merges also match on ${def.pruneBy}` : ''}`;
   const out = [`${key}\nCREATE TABLE IF NOT EXISTS ${ident(def.name)} (\n${lines.join(',\n')}\n);`, `COMMENT ON TABLE ${ident(def.name)} IS ${quote(def.comment)};`];
   // Columns added after release reach existing warehouses here (idempotent: this file re-runs when it changes).
+  // Every ALTER before the first fill: DuckDB refuses to commit a transaction that alters a table it already updated.
   for (const c of def.columns) {
     if (!c.added) continue;
     if (c.added.retype) out.push(`ALTER TABLE ${ident(def.name)} ALTER COLUMN ${ident(c.name)} SET DATA TYPE ${c.type};`);
     else out.push(`ALTER TABLE ${ident(def.name)} ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.type};`);
-    if (c.added.fill) out.push(`UPDATE ${ident(def.name)} SET ${ident(c.name)} = ${c.added.fill} WHERE ${ident(c.name)} IS NULL;`);
   }
+  for (const c of def.columns) if (c.added?.fill) out.push(`UPDATE ${ident(def.name)} SET ${ident(c.name)} = ${c.added.fill} WHERE ${ident(c.name)} IS NULL;`);
   for (const c of def.columns) if (c.comment) out.push(`COMMENT ON COLUMN ${ident(def.name)}.${ident(c.name)} IS ${quote(c.comment)};`);
   return out.join('\n');
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { pendingSchemaFiles } from './applySchema.ts';
+import { pendingSchemaFiles } from './schemaFiles.ts';
 import { sqlFile } from './sqlFile.ts';
 
 /**
@@ -15,7 +15,7 @@ import { sqlFile } from './sqlFile.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 3;
+export const WAREHOUSE_SCHEMA_VERSION = 4;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -32,6 +32,7 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   // 1: glacier-etl 0.1.0 (no version recorded).
   { version: 2, summary: 'the file records its schema version in _glacier_meta' },
   { version: 3, summary: 'lake state: partitions each commit changed (_glacier_changed_partitions), exported layouts, the nightly verify watermark' },
+  { version: 4, summary: 'schema drift: an _extra JSON column on every stream table, _glacier_drift and _glacier_stream_fields' },
 ];
 
 /** A warehouse written by a newer glacier-etl: refused before anything touches the file. */

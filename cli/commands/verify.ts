@@ -21,10 +21,12 @@ export function registerVerifyCommand(program: Command): void {
       if (opts.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}
 `);
       else {
-        for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'}  ${f.check}: ${f.detail}
+        for (const f of findings) process.stdout.write(`${f.ok ? (f.warning ? 'warn' : 'ok  ') : 'FAIL'}  ${f.check}: ${f.detail}
 `);
-        process.stdout.write(problems.length ? `verify: ${problems.length} problem(s)
-` : `verify: no problems (${findings.length} checks)
+        const warnings = findings.filter((f) => f.warning).length;
+        const warned = warnings ? `, ${warnings} schema drift warning(s): see docs/drift.md` : '';
+        process.stdout.write(problems.length ? `verify: ${problems.length} problem(s)${warned}
+` : `verify: no problems (${findings.length} checks${warned})
 `);
       }
       if (problems.length) process.exitCode = 1;

@@ -15,9 +15,11 @@ export function validateResponse<S extends z.ZodType>(schema: S, body: unknown, 
   const [issue] = result.error.issues;
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more issues)` : '';
   const value = valueAt(body, issue.path);
-  const expected = expectedAt(schema, issue.path);
-  const types = expected === undefined || value === undefined ? undefined : { expected, received: jsonType(value), sample: sampleText(value) };
-  const detail = types && types.expected !== types.received ? `expected ${types.expected}, received ${types.received} ${types.sample ?? ''}`.trim() : issue.message;
+  const accepts = acceptedAt(schema, issue.path);
+  // A value of a type the field accepts that fails a refinement (an integer beyond 2^53) is no type change: its issue says why.
+  const typeChanged = accepts !== undefined && value !== undefined && !acceptsTypeOf(accepts, value);
+  const types = typeChanged ? { expected: [...accepts].join(' or '), received: jsonType(value), sample: sampleText(value) } : undefined;
+  const detail = types ? `expected ${types.expected}, received ${types.received} ${types.sample ?? ''}`.trim() : issue.message;
   throw new ResponseValidationError(request, formatIssuePath(issue.path), `${detail}${more}`, types);
 }
 
@@ -58,14 +60,22 @@ function accepted(schema: z.ZodType, out = new Set<string>(), depth = 0): Set<st
   return out;
 }
 
-/** What the schema expects at an issue's path (undefined when the path cannot be followed). */
-function expectedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | undefined {
+/** The JSON types the schema accepts at an issue's path (undefined when the path cannot be followed). */
+function acceptedAt(schema: z.ZodType, path: readonly PropertyKey[]): Set<string> | undefined {
   let at: z.ZodType | undefined = schema;
   for (const key of path) {
     at = childSchema(at, key);
     if (!at) return undefined;
   }
-  return [...accepted(at)].join(' or ');
+  return accepted(at);
+}
+
+const NUMERIC_TEXT = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/** Whether a value's JSON type is one the field accepts (a numeric string where the field takes one). */
+function acceptsTypeOf(accepts: ReadonlySet<string>, value: unknown): boolean {
+  const type = jsonType(value);
+  return accepts.has(type) || (type === 'string' && accepts.has('numeric string') && NUMERIC_TEXT.test(value as string));
 }
 
 function childSchema(schema: z.ZodType, key: PropertyKey, depth = 0): z.ZodType | undefined {

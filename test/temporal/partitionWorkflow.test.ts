@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import type { SyncPort } from '../../activities/ports.ts';
+import type { MaintenancePort, SyncPort } from '../../activities/ports.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec } from '../../activities/sync/types.ts';
 import { pipelineWorkflow } from '../../workflows/index.ts';
 import { partitionWorkflowId } from '../../workflows/workflowIds.ts';
 import { startTestWorker, type TestWorker } from '../helpers/testWorker.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
+
+/** These workers script the sync and hold no warehouse: no run records to prune at a pipeline's end. */
+const noRunRecords: MaintenancePort = { applyRetention: async () => ({ runRecords: 0 }) };
 
 /**
  * Workflow mechanics on the real dev server, with a small in-memory sync port standing in for the
@@ -58,7 +61,7 @@ describe('pipeline and partition workflows', () => {
   let tw: TestWorker;
   const sync = new ScriptedSync(7);
   beforeAll(async () => {
-    tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger('warn').logger, sync }) });
+    tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger('warn').logger, sync, maintenance: noRunRecords }) });
   });
   afterAll(async () => tw?.close());
 
@@ -96,7 +99,7 @@ describe('partition workflow with the default activity budget (0)', () => {
   let tw: TestWorker;
   const sync = new ScriptedSync(7);
   beforeAll(async () => {
-    tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger('warn').logger, sync }) });
+    tw = await startTestWorker({ activities: createActivities({ logger: capturedLogger('warn').logger, sync, maintenance: noRunRecords }) });
   });
   afterAll(async () => tw?.close());
 

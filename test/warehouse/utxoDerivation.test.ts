@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
+import { expandLakeKeys } from '../../activities/warehouse/lakeKeys.ts';
 import { expectExact, runWaves, startUtxoHarness, type Harness } from './harness.ts';
 
 /**
@@ -113,7 +114,7 @@ describe('pn.utxos from the pn.transactions walk of the same sync', () => {
       await c.run(`CREATE TEMP TABLE stage_links AS SELECT a.* FROM pn_address_transactions a JOIN pn_transaction_utxos t USING (network, blockchain_id, tx_hash) WHERE t.utxo_id = '${id}' AND t.direction = 'emitted'`);
     });
     const { readFileSync } = await import('node:fs');
-    const derive = readFileSync('sql/ops/deriveUtxosFromTransactions.sql', 'utf8').replaceAll('{stage}', 'stage_links');
+    const derive = expandLakeKeys(readFileSync('sql/ops/deriveUtxosFromTransactions.sql', 'utf8')).replaceAll('{stage}', 'stage_links');
     await h.warehouse.withWriter((c) => c.run(derive));
     const row = await h.warehouse.query(`SELECT consuming_tx_hash FROM pn_utxos WHERE network = '${network}' AND blockchain_id = '${chain}' AND utxo_id = '${id}'`);
     expect(row[0].consuming_tx_hash).not.toBeNull();
@@ -121,7 +122,7 @@ describe('pn.utxos from the pn.transactions walk of the same sync', () => {
     await h.warehouse.withWriter(async (c) => {
       await c.run(`UPDATE pn_utxos SET consuming_tx_hash = NULL WHERE utxo_id = '${id}'`);
       await c.run(`CREATE TEMP TABLE stage_utxos AS SELECT * FROM pn_utxos WHERE utxo_id = '${id}'`);
-      await c.run(readFileSync('sql/ops/keepUtxoSpends.sql', 'utf8').replaceAll('{stage}', 'stage_utxos'));
+      await c.run(expandLakeKeys(readFileSync('sql/ops/keepUtxoSpends.sql', 'utf8')).replaceAll('{stage}', 'stage_utxos'));
     });
     const again = await h.warehouse.query(`SELECT consuming_tx_hash FROM pn_utxos WHERE network = '${network}' AND blockchain_id = '${chain}' AND utxo_id = '${id}'`);
     expect(again[0].consuming_tx_hash).not.toBeNull();

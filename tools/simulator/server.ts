@@ -113,7 +113,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       world.advance(steps);
       return { steps: world.steps };
     }
-    if (method === 'GET' && path === '/admin/stats') return sim.stats();
+    if (method === 'GET' && path === '/admin/stats') {
+      // ?log=0: the counters only (a benchmark reading them between phases needs no request log).
+      const stats = sim.stats();
+      return query.get('log') === '0' ? { ...stats, log: [] } : stats;
+    }
     if (method === 'GET' && path === '/admin/describe') return world.describe();
     throw new ApiError(404, `Cannot ${method} ${path}`);
   }

@@ -12,12 +12,14 @@
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
  *                                                     (also --checks; "none": no checks command)
  *
+ * `touch <data-dir>/STOP` ends the run of nights after the night in progress (the rest still runs).
+ *
  * Prints a line per night, a table at nights 1, 10, 100 and 365 (those reached, and the last), the
  * scaling comparison per phase, the idle night, and every "Done when" figure of the issue beside
  * its bound (PASS/MISS: printed, never asserted). Writes nights.json, nights.md and nights.html
  * (cost per night against warehouse size) under --data-dir (default data/bench-nights).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WORLD_SIZES, type WorldSize } from '../tools/simulator/index.ts';
@@ -188,7 +190,13 @@ async function runNights(): Promise<NightsResults['nights']> {
   try {
     const backfill = await prepare(svc, 'nights');
     const nights: NightFigures[] = [];
+    const stopFile = join(DATA_DIR, 'STOP');
+    rmSync(stopFile, { force: true });
     for (let night = 1; night <= NIGHTS; night++) {
+      if (existsSync(stopFile)) {
+        log(`${stopFile} exists: stopping after night ${night - 1} of ${NIGHTS}`);
+        break;
+      }
       const n = await runNight(svc, night, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true, countAll: TABLE_AT.includes(night) || night === NIGHTS, analyst });
       nights.push(n);
       log(nightLine(n, nights.at(-2)));

@@ -50,12 +50,34 @@ export interface NightFigures {
 
 export interface NightOptions {
   scheduleId: string;
+  /** A scheduled run still going after this long is a stalled night (NightStalled). */
+  timeoutMs?: number;
   /** CLI arguments of the nightly checks (e.g. ['verify']); null: none. */
   checks: string[] | null;
   grow: boolean;
   /** Also count every workflow execution the server holds (slower: lists them all). */
   countAll?: boolean;
   analyst?: Analyst;
+}
+
+/** A scheduled run that did not finish in time; `reasons` are the last failures of the activities it waits on. */
+export class NightStalled extends Error {
+  constructor(readonly night: number, readonly seconds: number, readonly reasons: string[]) {
+    super(`night ${night}: the scheduled run did not finish within ${seconds} s${reasons.length ? `: ${reasons.join('; ')}` : ''}`);
+  }
+}
+
+/** What the running workflows wait on: each pending activity's attempt and last failure (first line). */
+async function pendingFailures(svc: NightService): Promise<string[]> {
+  const out: string[] = [];
+  for await (const w of svc.client.workflow.list({ query: `ExecutionStatus = 'Running'` })) {
+    const d = await svc.client.workflow.getHandle(w.workflowId, w.runId).describe();
+    for (const a of d.raw.pendingActivities ?? []) {
+      const message = a.lastFailure?.message?.split('\n')[0];
+      if (message) out.push(`${w.workflowId} ${a.activityType?.name ?? ''} attempt ${a.attempt}: ${message}`);
+    }
+  }
+  return out;
 }
 
 /** A CPU timeline of the worker and the dev server, one sample every 100 ms. */
@@ -220,7 +242,13 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     const trigger = await svc.mustCli(['schedule', 'trigger', o.scheduleId]);
     clientSync = trigger.cpuSeconds;
     run = await newScheduledRun(svc, o.scheduleId, previous);
-    result = (await svc.client.workflow.getHandle(run.workflowId, run.runId).result()) as PipelineStatus;
+    const timeoutMs = o.timeoutMs ?? 600_000;
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), timeoutMs)));
+    const finished = await Promise.race([svc.client.workflow.getHandle(run.workflowId, run.runId).result() as Promise<PipelineStatus>, stalled]);
+    clearTimeout(timer);
+    if (finished === 'stalled') throw new NightStalled(night, timeoutMs / 1000, await pendingFailures(svc));
+    result = finished;
     tRunEnd = Date.now();
     simRun = await svc.simStats();
     let clientChecks = 0;

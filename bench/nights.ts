@@ -12,6 +12,8 @@
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
  *                                                     (also --checks; "none": no checks command)
  *
+ * A scheduled run still going after --night-timeout seconds (600) is a stalled night: the run of
+ * nights ends there, named with what its activities last failed on.
  * `touch <data-dir>/STOP` ends the run of nights after the night in progress (the rest still runs).
  *
  * Prints a line per night, a table at nights 1, 10, 100 and 365 (those reached, and the last), the
@@ -30,7 +32,7 @@ import { createSyncCore } from '../activities/sync/index.ts';
 import { compareWithTruth, remoteTruthSource, truthClient } from '../test/helpers/truthTables.ts';
 import { fmt } from './benchWorld.ts';
 import { NightService, ROOT, lakeStats } from './nightsService.ts';
-import { Analyst, PHASES, runNight, type NightFigures, type Phase } from './nightRun.ts';
+import { Analyst, NightStalled, PHASES, runNight, type NightFigures, type Phase } from './nightRun.ts';
 import { writeNightsReport, type NightsResults, type DoneWhen, type ScalingRow } from './nightsReport.ts';
 
 const { values } = parseArgs({
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     scaling: { type: 'string', default: '1,10,100' },
     'scaling-days': { type: 'string', default: '1' },
     'lake-file-bound': { type: 'string' },
+    'night-timeout': { type: 'string', default: '600' },
     'data-dir': { type: 'string', default: join(ROOT, 'data', 'bench-nights') },
     'skip-nights': { type: 'boolean', default: false },
     'skip-scaling': { type: 'boolean', default: false },
@@ -66,6 +69,7 @@ const SCALING_DAYS = int('scaling-days', values['scaling-days'], 1);
 const SCALES = values.scaling.split(',').map((s) => int('scaling', s, 1));
 const CHECKS = values.checks.trim() === 'none' || values.checks.trim() === '' ? null : values.checks.trim().split(/\s+/);
 const DATA_DIR = resolve(values['data-dir']);
+const NIGHT_TIMEOUT_MS = int('night-timeout', values['night-timeout'], 1) * 1000;
 const TABLE_AT = [1, 10, 100, 365];
 const SCHEDULE_ID = 'glacier-nights-bench';
 /** A cron that does not fire during a run (1 January, 03:00 UTC): every night here is a trigger. */
@@ -190,6 +194,7 @@ async function runNights(): Promise<NightsResults['nights']> {
   try {
     const backfill = await prepare(svc, 'nights');
     const nights: NightFigures[] = [];
+    let stalled: { night: number; seconds: number; reasons: string[] } | undefined;
     const stopFile = join(DATA_DIR, 'STOP');
     rmSync(stopFile, { force: true });
     for (let night = 1; night <= NIGHTS; night++) {
@@ -197,17 +202,29 @@ async function runNights(): Promise<NightsResults['nights']> {
         log(`${stopFile} exists: stopping after night ${night - 1} of ${NIGHTS}`);
         break;
       }
-      const n = await runNight(svc, night, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true, countAll: TABLE_AT.includes(night) || night === NIGHTS, analyst });
+      let n: NightFigures;
+      try {
+        n = await runNight(svc, night, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true, countAll: TABLE_AT.includes(night) || night === NIGHTS, analyst, timeoutMs: NIGHT_TIMEOUT_MS });
+      } catch (error) {
+        if (!(error instanceof NightStalled)) throw error;
+        // A stalled night ends the run of nights: the next would only queue behind it.
+        log(`STALLED: ${error.message}`);
+        stalled = { night, seconds: error.seconds, reasons: error.reasons };
+        break;
+      }
       nights.push(n);
       log(nightLine(n, nights.at(-2)));
       if (TABLE_AT.includes(night) && night !== NIGHTS) console.log(`\n${nightsTable(nights.filter((x) => TABLE_AT.includes(x.night)))}\n`);
     }
     console.log(`\nnights: table at nights ${nights.filter((x) => TABLE_AT.includes(x.night) || x.night === NIGHTS).map((x) => x.night).join(', ')}\n${nightsTable(nights.filter((x) => TABLE_AT.includes(x.night) || x.night === NIGHTS))}\n`);
     const lake = lakeStats(svc.lakeDir);
-    log('comparing the final warehouse with ground truth');
-    const truth = await compareFinal(svc, nights.at(-1)!.run.snapshotAt);
-    log(truth.equal ? `final warehouse equals ground truth (${fmt(truth.expected)} rows compared)` : `FINAL WAREHOUSE DIFFERS: ${truth.lost} lost, ${truth.duplicated} unexpected; ${truth.examples.join('; ')}`);
-    return { days: DAYS, stepsPerDay: STEPS_PER_DAY, size, backfill, nights, truth, lakeLayout: { datedGroups: lake.datedGroups.size, undatedFiles: lake.undated } };
+    let truth: NonNullable<NightsResults['nights']>['truth'] = { equal: false, expected: 0, lost: 0, duplicated: 0, examples: ['not compared: a night stalled'] };
+    if (!stalled && nights.length) {
+      log('comparing the final warehouse with ground truth');
+      truth = await compareFinal(svc, nights.at(-1)!.run.snapshotAt);
+      log(truth.equal ? `final warehouse equals ground truth (${fmt(truth.expected)} rows compared)` : `FINAL WAREHOUSE DIFFERS: ${truth.lost} lost, ${truth.duplicated} unexpected; ${truth.examples.join('; ')}`);
+    }
+    return { days: DAYS, stepsPerDay: STEPS_PER_DAY, size, backfill, nights, truth, stalled, lakeLayout: { datedGroups: lake.datedGroups.size, undatedFiles: lake.undated } };
   } finally {
     await svc.stop();
     if (!values.keep) rmSync(join(dir, 'data'), { recursive: true, force: true });
@@ -296,7 +313,8 @@ function doneWhen(results: NightsResults): DoneWhen[] {
     out.push({ item: `night with no growth, small world (${results.idle.partitions} partitions): worker + server CPU`, figure: `${fmt(ws, 2)} CPU s with the checks (the scheduled run alone: ${fmt(n.cpu.runWorkerServer, 2)}; the CLI clients besides: ${fmt(n.cpu.client, 2)})`, bound: '<= 2 CPU s', verdict: verdict(ws, 2) });
   }
   const r = results.nights;
-  if (r) {
+  if (r && r.nights.length === 0) out.push({ item: 'nights', figure: r.stalled ? `night 1 stalled` : 'none ran', bound: '-', verdict: 'MISS' });
+  if (r && r.nights.length) {
     const ns = r.nights;
     const tenth = ns.find((n) => n.night === 10);
     const last = ns.at(-1)!;
@@ -318,8 +336,9 @@ function doneWhen(results: NightsResults): DoneWhen[] {
     const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : r.lakeLayout.datedGroups * (31 + months) + r.lakeLayout.undatedFiles;
     out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : `${r.lakeLayout.datedGroups} dated groups x (31 daily + ${months} monthly) + ${r.lakeLayout.undatedFiles} undated`})`, verdict: verdict(last.lake.files, bound) });
     const red = ns.filter((n) => !n.checks.ok || n.run.failed.length);
-    out.push({ item: 'every night: checks green, no failed partition', figure: red.length ? `${red.length} night(s) not green: ${red.slice(0, 5).map((n) => n.night).join(', ')}` : `${ns.length} of ${ns.length} green`, bound: 'all', verdict: red.length ? 'MISS' : 'PASS' });
-    out.push({ item: 'final warehouse equals ground truth', figure: r.truth.equal ? `equal (${fmt(r.truth.expected)} rows)` : `${r.truth.lost} lost, ${r.truth.duplicated} unexpected`, bound: 'equal', verdict: r.truth.equal ? 'PASS' : 'MISS' });
+    const stalledText = r.stalled ? `; night ${r.stalled.night} STALLED (no end within ${r.stalled.seconds} s)` : '';
+    out.push({ item: 'every night: checks green, no failed partition, none stalled', figure: red.length ? `${red.length} night(s) not green: ${red.slice(0, 5).map((n) => n.night).join(', ')}${stalledText}` : `${ns.length} of ${ns.length + (r.stalled ? 1 : 0)} green${stalledText}`, bound: 'all', verdict: red.length || r.stalled ? 'MISS' : 'PASS' });
+    out.push({ item: 'final warehouse equals ground truth', figure: r.truth.equal ? `equal (${fmt(r.truth.expected)} rows)` : r.stalled ? 'not compared (a night stalled)' : `${r.truth.lost} lost, ${r.truth.duplicated} unexpected`, bound: 'equal', verdict: r.truth.equal ? 'PASS' : 'MISS' });
   }
   return out;
 }

@@ -35,6 +35,8 @@ export interface NightsResults {
     backfill: { seconds: number; cpu: number };
     nights: NightFigures[];
     truth: { equal: boolean; expected: number; lost: number; duplicated: number; examples: string[] };
+    /** The night whose scheduled run did not finish in time, and what its activities last failed on. */
+    stalled?: { night: number; seconds: number; reasons: string[] };
     lakeLayout: { datedGroups: number; undatedFiles: number };
   };
   idle?: { partitions: number; night: NightFigures };
@@ -57,6 +59,7 @@ function markdown(r: NightsResults, tables: { nightsTable: (n: NightFigures[]) =
   if (r.nights) {
     const ns = r.nights.nights;
     out.push(`## ${ns.length} nights on a ${r.nights.days}-day world (${r.nights.stepsPerDay} steps a day)`, '', `Backfill: ${r.nights.backfill.seconds.toFixed(1)} s, ${r.nights.backfill.cpu.toFixed(1)} CPU s.`, '');
+    if (r.nights.stalled) out.push(`**Night ${r.nights.stalled.night} stalled**: no end within ${r.nights.stalled.seconds} s. ${r.nights.stalled.reasons.map((x) => `\`${x.slice(0, 300)}\``).join('; ')}`, '');
     out.push(tables.nightsTable(ns.filter((n) => TABLE_AT.includes(n.night) || n.night === ns.length)), '');
     out.push('Every night (CPU s and wall s are worker + server + client; rows are the lake\'s):', '', '| night | rows stored | rows added | CPU s | wall s | sync CPU s | export CPU s | checks CPU s | CU | lake files | warehouse MB | checks |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const n of ns) {

@@ -9,6 +9,7 @@
  *   npm run bench:nights                              100 nights on a 30-day world, the 1x/10x/100x
  *                                                     comparison and the idle night
  *   npm run bench:nights -- --nights 5 --days 3 --scaling-days 1 --scaling 1,10 --skip-idle
+ *   npm run bench:nights -- --memory-limit 128MB      every world's warehouse.memoryLimit
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
  *                                                     (also --checks; "none": no checks command)
  *
@@ -25,7 +26,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WORLD_SIZES, type WorldSize } from '../tools/simulator/index.ts';
-import { resolveConfig } from '../worker/config.ts';
+import { resolveConfig, type PipelineConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
@@ -46,6 +47,8 @@ const { values } = parseArgs({
     'scaling-days': { type: 'string', default: '1' },
     'lake-file-bound': { type: 'string' },
     'night-timeout': { type: 'string', default: '600' },
+    /** warehouse.memoryLimit of every world's config (default: the product's, 64MB). */
+    'memory-limit': { type: 'string' },
     'data-dir': { type: 'string', default: join(ROOT, 'data', 'bench-nights') },
     'skip-nights': { type: 'boolean', default: false },
     'skip-scaling': { type: 'boolean', default: false },
@@ -69,6 +72,11 @@ const SCALING_DAYS = int('scaling-days', values['scaling-days'], 1);
 const SCALES = values.scaling.split(',').map((s) => int('scaling', s, 1));
 const CHECKS = values.checks.trim() === 'none' || values.checks.trim() === '' ? null : values.checks.trim().split(/\s+/);
 const DATA_DIR = resolve(values['data-dir']);
+const MEMORY_LIMIT = values['memory-limit'];
+/** The config changes every world of the bench gets. */
+const tune = (config: PipelineConfig) => {
+  if (MEMORY_LIMIT) config.warehouse = { ...config.warehouse, memoryLimit: MEMORY_LIMIT };
+};
 const NIGHT_TIMEOUT_MS = int('night-timeout', values['night-timeout'], 1) * 1000;
 const TABLE_AT = [1, 10, 100, 365];
 const SCHEDULE_ID = 'glacier-nights-bench';
@@ -189,7 +197,7 @@ async function runNights(): Promise<NightsResults['nights']> {
   rmSync(dir, { recursive: true, force: true });
   const size = nightsSize(DAYS);
   log(`nights: a ${DAYS}-day world (${STEPS_PER_DAY} steps a day: ${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain), ${NIGHTS} nights, checks: ${CHECKS ? CHECKS.join(' ') : 'none'}`);
-  const svc = await NightService.start({ label: 'nights', dir, simulator: { seed: SEED, size }, log });
+  const svc = await NightService.start({ label: 'nights', dir, simulator: { seed: SEED, size }, tune, log });
   const analyst = await Analyst.open();
   try {
     const backfill = await prepare(svc, 'nights');
@@ -236,7 +244,7 @@ async function runIdle(): Promise<NightsResults['idle']> {
   const dir = join(DATA_DIR, 'idle');
   rmSync(dir, { recursive: true, force: true });
   log(`idle: the small world (default clocks), backfill, then nights with no growth`);
-  const svc = await NightService.start({ label: 'idle', dir, simulator: { seed: SEED, size: 'small' }, log });
+  const svc = await NightService.start({ label: 'idle', dir, simulator: { seed: SEED, size: 'small' }, tune, log });
   try {
     await prepare(svc, 'idle');
     const warm = await runNight(svc, 1, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: false });
@@ -259,7 +267,7 @@ async function runScaling(): Promise<ScalingRow[]> {
     rmSync(dir, { recursive: true, force: true });
     const size = nightsSize(days);
     log(`scaling ${k}x: a ${days}-day history (${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain)`);
-    const svc = await NightService.start({ label: `${k}x`, dir, simulator: { seed: SEED, size }, log });
+    const svc = await NightService.start({ label: `${k}x`, dir, simulator: { seed: SEED, size }, tune, log });
     try {
       const backfill = await prepare(svc, `${k}x`);
       // One warm-up night (the first after a backfill), then the measured one: both grow one day.
@@ -344,7 +352,7 @@ function doneWhen(results: NightsResults): DoneWhen[] {
 }
 
 mkdirSync(DATA_DIR, { recursive: true });
-const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS }, doneWhen: [] };
+const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS, memoryLimit: MEMORY_LIMIT ?? 'default (64MB)' }, doneWhen: [] };
 try {
   if (!values['skip-nights']) results.nights = await runNights();
   if (!values['skip-idle']) results.idle = await runIdle();

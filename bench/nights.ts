@@ -224,7 +224,8 @@ async function runNights(): Promise<NightsResults['nights']> {
       log(nightLine(n, nights.at(-2)));
       if (TABLE_AT.includes(night) && night !== NIGHTS) console.log(`\n${nightsTable(nights.filter((x) => TABLE_AT.includes(x.night)))}\n`);
     }
-    console.log(`\nnights: table at nights ${nights.filter((x) => TABLE_AT.includes(x.night) || x.night === NIGHTS).map((x) => x.night).join(', ')}\n${nightsTable(nights.filter((x) => TABLE_AT.includes(x.night) || x.night === NIGHTS))}\n`);
+    const shown = nights.filter((x) => TABLE_AT.includes(x.night) || x === nights.at(-1));
+    console.log(`\nnights: table at nights ${shown.map((x) => x.night).join(', ')}\n${nightsTable(shown)}\n`);
     const lake = lakeStats(svc.lakeDir);
     let truth: NonNullable<NightsResults['nights']>['truth'] = { equal: false, expected: 0, lost: 0, duplicated: 0, examples: ['not compared: a night stalled'] };
     if (!stalled && nights.length) {

@@ -60,7 +60,7 @@ function markdown(r: NightsResults, tables: { nightsTable: (n: NightFigures[]) =
     const ns = r.nights.nights;
     out.push(`## ${ns.length} nights on a ${r.nights.days}-day world (${r.nights.stepsPerDay} steps a day)`, '', `Backfill: ${r.nights.backfill.seconds.toFixed(1)} s, ${r.nights.backfill.cpu.toFixed(1)} CPU s.`, '');
     if (r.nights.stalled) out.push(`**Night ${r.nights.stalled.night} stalled**: no end within ${r.nights.stalled.seconds} s. ${r.nights.stalled.reasons.map((x) => `\`${x.slice(0, 300)}\``).join('; ')}`, '');
-    out.push(tables.nightsTable(ns.filter((n) => TABLE_AT.includes(n.night) || n.night === ns.length)), '');
+    out.push(tables.nightsTable(ns.filter((n) => TABLE_AT.includes(n.night) || n === ns.at(-1))), '');
     out.push('Every night (CPU s and wall s are worker + server + client; rows are the lake\'s):', '', '| night | rows stored | rows added | CPU s | wall s | sync CPU s | export CPU s | checks CPU s | CU | lake files | warehouse MB | checks |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const n of ns) {
       out.push(`| ${n.night} | ${n.storedRows} | ${n.run.rowsAdded} | ${n.cpu.total.toFixed(2)} | ${n.wallS.toFixed(2)} | ${n.phases.sync.cpuS.toFixed(2)} | ${n.phases.export.cpuS.toFixed(2)} | ${n.phases.checks.cpuS.toFixed(2)} | ${n.records.cu} | ${n.lake.files} | ${(n.warehouseBytes / 2 ** 20).toFixed(1)} | ${n.checks.ok ? 'green' : 'FAILED'} |`);

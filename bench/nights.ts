@@ -34,7 +34,7 @@ import { compareWithTruth, remoteTruthSource, truthClient } from '../test/helper
 import { fmt } from './benchWorld.ts';
 import { NightService, ROOT, lakeStats } from './nightsService.ts';
 import { Analyst, NightStalled, PHASES, runNight, type NightFigures, type Phase } from './nightRun.ts';
-import { writeNightsReport, type NightsResults, type DoneWhen, type ScalingRow } from './nightsReport.ts';
+import { nightsTable, scalingTable, writeNightsReport, type NightsResults, type DoneWhen, type ScalingRow } from './nightsReport.ts';
 
 const { values } = parseArgs({
   options: {
@@ -123,37 +123,6 @@ function nightLine(n: NightFigures, before?: NightFigures): string {
     n.checks.ok ? 'checks ok' : `CHECKS FAILED: ${n.checks.summary}`,
     ...(n.run.failed.length ? [`FAILED PARTITIONS: ${n.run.failed.join('; ')}`] : []),
   ].join('  ');
-}
-
-/** Markdown table: one column per night shown. */
-export function nightsTable(nights: NightFigures[]): string {
-  const rows: [string, (n: NightFigures) => string][] = [
-    ['rows written by the run (upserts included)', (n) => fmt(n.run.rowsAdded)],
-    ['rows stored (lake)', (n) => fmt(n.storedRows)],
-    ['CU (run records)', (n) => fmt(n.records.cu)],
-    ['requests (run records)', (n) => fmt(n.records.requests)],
-    ['CU charged (simulator: sync + checks)', (n) => `${fmt(n.phases.sync.cu)} + ${fmt(n.phases.checks.cu)}`],
-    ['wall s', (n) => fmt(n.wallS, 1)],
-    ['CPU s: worker + server + client', (n) => `${fmt(n.cpu.worker, 1)} + ${fmt(n.cpu.server, 1)} + ${fmt(n.cpu.client, 1)} = ${fmt(n.cpu.total, 1)}`],
-    ['sync: CPU s / wall s', (n) => `${fmt(n.phases.sync.cpuS, 1)} / ${fmt(n.phases.sync.wallS, 1)}`],
-    ['export: CPU s / wall s', (n) => `${fmt(n.phases.export.cpuS, 1)} / ${fmt(n.phases.export.wallS, 1)}`],
-    ['export: files written', (n) => fmt(n.lake.written)],
-    ['checks: CPU s / wall s', (n) => `${fmt(n.phases.checks.cpuS, 1)} / ${fmt(n.phases.checks.wallS, 1)}`],
-    ['lake files', (n) => fmt(n.lake.files)],
-    ['lake MB', (n) => fmt(mb(n.lake.bytes), 1)],
-    ['warehouse MB', (n) => fmt(mb(n.warehouseBytes), 1)],
-    ['warehouse bytes per stored row', (n) => fmt(n.warehouseBytes / Math.max(1, n.storedRows), 1)],
-    ['Temporal state MB (SQLite)', (n) => fmt(mb(n.temporal.bytes), 1)],
-    ['history events: scheduled run / night', (n) => `${fmt(n.temporal.runEvents)} / ${fmt(n.temporal.nightEvents)}`],
-    ['history events stored (all workflows)', (n) => (n.temporal.totalEvents === undefined ? '-' : `${fmt(n.temporal.totalEvents)} (${fmt(n.temporal.totalWorkflows ?? 0)} workflows)`)],
-    ['worker RSS MB (peak)', (n) => `${fmt(n.worker.rssMb)} (${fmt(n.worker.peakMb)})`],
-    ['analyst query, one day: ms', (n) => fmt(n.queries.dayMs)],
-    ['analyst query, whole history: ms', (n) => fmt(n.queries.historyMs)],
-    ['checks', (n) => (n.checks.ok ? 'green' : 'FAILED')],
-  ];
-  const head = `| night | ${nights.map((n) => String(n.night)).join(' | ')} |`;
-  const sep = `|---|${nights.map(() => '---:').join('|')}|`;
-  return [head, sep, ...rows.map(([label, f]) => `| ${label} | ${nights.map(f).join(' | ')} |`)].join('\n');
 }
 
 function verdict(figure: number, bound: number): string {
@@ -285,22 +254,6 @@ async function runScaling(): Promise<ScalingRow[]> {
   return rows;
 }
 
-function scalingTable(rows: ScalingRow[]): string {
-  const first = rows[0];
-  const last = rows.at(-1)!;
-  const head = `| phase | figure | ${rows.map((r) => `${r.scale}x (${r.days} d, ${fmt(r.storedRows)} rows)`).join(' | ')} | ${last.scale}x / ${first.scale}x |`;
-  const lines = [head, `|---|---|${rows.map(() => '---:').join('|')}|---:|`];
-  for (const phase of PHASES) {
-    for (const [label, key, digits] of [['CPU s', 'cpuS', 2], ['wall s', 'wallS', 2], ['CU', 'cu', 0]] as const) {
-      const v = (r: ScalingRow) => r.night.phases[phase][key];
-      lines.push(`| ${phase} | ${label} | ${rows.map((r) => fmt(v(r), digits)).join(' | ')} | ${fmt(ratio(v(last), v(first)), 2)} |`);
-    }
-  }
-  lines.push(`| night | rows written | ${rows.map((r) => fmt(r.night.run.rowsAdded)).join(' | ')} | ${fmt(ratio(last.night.run.rowsAdded, first.night.run.rowsAdded), 2)} |`);
-  lines.push(`| night | CU (run records) | ${rows.map((r) => fmt(r.night.records.cu)).join(' | ')} | ${fmt(ratio(last.night.records.cu, first.night.records.cu), 2)} |`);
-  return lines.join('\n');
-}
-
 function doneWhen(results: NightsResults): DoneWhen[] {
   const out: DoneWhen[] = [];
   const s = results.scaling;
@@ -366,6 +319,6 @@ try {
   results.totalSeconds = (performance.now() - started) / 1000;
   console.log(`"Done when" (issue 26): figures beside their bounds\n`);
   for (const d of results.doneWhen) console.log(`  ${d.verdict.padEnd(4)}  ${d.item}: ${d.figure}  (bound ${d.bound})`);
-  const files = writeNightsReport(DATA_DIR, results, { nightsTable, scalingTable });
+  const files = writeNightsReport(DATA_DIR, results);
   console.log(`\nbench:nights: ${fmt(results.totalSeconds, 0)} s; results ${files.json}, report ${files.markdown} and ${files.html}`);
 }

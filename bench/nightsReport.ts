@@ -8,7 +8,8 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { WorldSize } from '../tools/simulator/index.ts';
-import type { NightFigures } from './nightRun.ts';
+import { fmt } from './benchWorld.ts';
+import { PHASES, type NightFigures } from './nightRun.ts';
 
 export interface ScalingRow {
   scale: number;
@@ -46,6 +47,57 @@ export interface NightsResults {
 }
 
 const TABLE_AT = [1, 10, 100, 365];
+const mb = (bytes: number) => bytes / 2 ** 20;
+const ratio = (a: number, b: number) => (b > 0 ? a / b : a === 0 ? 1 : Infinity);
+
+/** Markdown table: one column per night shown. */
+export function nightsTable(nights: NightFigures[]): string {
+  const rows: [string, (n: NightFigures) => string][] = [
+    ['rows written by the run (upserts included)', (n) => fmt(n.run.rowsAdded)],
+    ['rows stored (lake)', (n) => fmt(n.storedRows)],
+    ['CU (run records)', (n) => fmt(n.records.cu)],
+    ['requests (run records)', (n) => fmt(n.records.requests)],
+    ['CU charged (simulator: sync + checks)', (n) => `${fmt(n.phases.sync.cu)} + ${fmt(n.phases.checks.cu)}`],
+    ['wall s', (n) => fmt(n.wallS, 1)],
+    ['CPU s: worker + server + client', (n) => `${fmt(n.cpu.worker, 1)} + ${fmt(n.cpu.server, 1)} + ${fmt(n.cpu.client, 1)} = ${fmt(n.cpu.total, 1)}`],
+    ['sync: CPU s / wall s', (n) => `${fmt(n.phases.sync.cpuS, 1)} / ${fmt(n.phases.sync.wallS, 1)}`],
+    ['export: CPU s / wall s', (n) => `${fmt(n.phases.export.cpuS, 1)} / ${fmt(n.phases.export.wallS, 1)}`],
+    ['export: files written', (n) => fmt(n.lake.written)],
+    ['checks: CPU s / wall s', (n) => `${fmt(n.phases.checks.cpuS, 1)} / ${fmt(n.phases.checks.wallS, 1)}`],
+    ['lake files', (n) => fmt(n.lake.files)],
+    ['lake MB', (n) => fmt(mb(n.lake.bytes), 1)],
+    ['warehouse MB', (n) => fmt(mb(n.warehouseBytes), 1)],
+    ['warehouse bytes per stored row', (n) => fmt(n.warehouseBytes / Math.max(1, n.storedRows), 1)],
+    ['Temporal state MB (SQLite)', (n) => fmt(mb(n.temporal.bytes), 1)],
+    ['history events: scheduled run / night', (n) => `${fmt(n.temporal.runEvents)} / ${fmt(n.temporal.nightEvents)}`],
+    ['history events stored (all workflows)', (n) => (n.temporal.totalEvents === undefined ? '-' : `${fmt(n.temporal.totalEvents)} (${fmt(n.temporal.totalWorkflows ?? 0)} workflows)`)],
+    ['worker RSS MB (peak)', (n) => `${fmt(n.worker.rssMb)} (${fmt(n.worker.peakMb)})`],
+    ['analyst query, one day: ms', (n) => fmt(n.queries.dayMs)],
+    ['analyst query, whole history: ms', (n) => fmt(n.queries.historyMs)],
+    ['checks', (n) => (n.checks.ok ? 'green' : 'FAILED')],
+  ];
+  const head = `| night | ${nights.map((n) => String(n.night)).join(' | ')} |`;
+  const sep = `|---|${nights.map(() => '---:').join('|')}|`;
+  return [head, sep, ...rows.map(([label, f]) => `| ${label} | ${nights.map(f).join(' | ')} |`)].join('\n');
+}
+
+export function scalingTable(rows: ScalingRow[]): string {
+  const first = rows[0];
+  const last = rows.at(-1)!;
+  const head = `| phase | figure | ${rows.map((r) => `${r.scale}x (${r.days} d, ${fmt(r.storedRows)} rows)`).join(' | ')} | ${last.scale}x / ${first.scale}x |`;
+  const lines = [head, `|---|---|${rows.map(() => '---:').join('|')}|---:|`];
+  for (const phase of PHASES) {
+    for (const [label, key, digits] of [['CPU s', 'cpuS', 2], ['wall s', 'wallS', 2], ['CU', 'cu', 0]] as const) {
+      const v = (r: ScalingRow) => r.night.phases[phase][key];
+      lines.push(`| ${phase} | ${label} | ${rows.map((r) => fmt(v(r), digits)).join(' | ')} | ${fmt(ratio(v(last), v(first)), 2)} |`);
+    }
+  }
+  lines.push(`| night | rows written | ${rows.map((r) => fmt(r.night.run.rowsAdded)).join(' | ')} | ${fmt(ratio(last.night.run.rowsAdded, first.night.run.rowsAdded), 2)} |`);
+  lines.push(`| night | CU (run records) | ${rows.map((r) => fmt(r.night.records.cu)).join(' | ')} | ${fmt(ratio(last.night.records.cu, first.night.records.cu), 2)} |`);
+  return lines.join('\n');
+}
+
+
 
 function writeAtomically(path: string, text: string): void {
   writeFileSync(`${path}.tmp`, text);
@@ -54,7 +106,8 @@ function writeAtomically(path: string, text: string): void {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-function markdown(r: NightsResults, tables: { nightsTable: (n: NightFigures[]) => string; scalingTable: (rows: ScalingRow[]) => string }): string {
+function markdown(r: NightsResults): string {
+  const tables = { nightsTable, scalingTable };
   const out = [`# bench:nights, ${r.startedAt}`, '', `Arguments: \`${JSON.stringify(r.args)}\``, ''];
   if (r.nights) {
     const ns = r.nights.nights;
@@ -116,11 +169,18 @@ for (const [id, datasets] of Object.entries(data)) {
 `;
 }
 
-export function writeNightsReport(dir: string, r: NightsResults, tables: { nightsTable: (n: NightFigures[]) => string; scalingTable: (rows: ScalingRow[]) => string }): { json: string; markdown: string; html: string } {
+export function writeNightsReport(dir: string, r: NightsResults): { json: string; markdown: string; html: string } {
   const files = { json: join(dir, 'nights.json'), markdown: join(dir, 'nights.md'), html: join(dir, 'nights.html') };
-  const md = markdown(r, tables);
+  const md = markdown(r);
   writeAtomically(files.json, `${JSON.stringify(r, null, 2)}\n`);
   writeAtomically(files.markdown, md);
   writeAtomically(files.html, html(r, md));
   return files;
+}
+
+// `npx tsx bench/nightsReport.ts <dir>`: writes nights.md and nights.html again from <dir>/nights.json.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!) && process.argv[2]) {
+  const dir = process.argv[2];
+  const files = writeNightsReport(dir, JSON.parse(readFileSync(join(dir, 'nights.json'), 'utf8')) as NightsResults);
+  console.log(`${files.markdown}\n${files.html}`);
 }

@@ -245,7 +245,10 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     const timeoutMs = o.timeoutMs ?? 600_000;
     let timer: NodeJS.Timeout | undefined;
     const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), timeoutMs)));
-    const finished = await Promise.race([svc.client.workflow.getHandle(run.workflowId, run.runId).result() as Promise<PipelineStatus>, stalled]);
+    const done = svc.client.workflow.getHandle(run.workflowId, run.runId).result() as Promise<PipelineStatus>;
+    // A stalled run's wait outlives the night and fails when the service stops: nobody awaits it then.
+    done.catch(() => undefined);
+    const finished = await Promise.race([done, stalled]);
     clearTimeout(timer);
     if (finished === 'stalled') throw new NightStalled(night, timeoutMs / 1000, await pendingFailures(svc));
     result = finished;

@@ -250,6 +250,7 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     done.catch(() => undefined);
     const finished = await Promise.race([done, stalled]);
     clearTimeout(timer);
+    if (finished === 'stalled') svc.abandonedWait = true;
     if (finished === 'stalled') throw new NightStalled(night, timeoutMs / 1000, await pendingFailures(svc));
     result = finished;
     tRunEnd = Date.now();

@@ -322,3 +322,5 @@ try {
   const files = writeNightsReport(DATA_DIR, results);
   console.log(`\nbench:nights: ${fmt(results.totalSeconds, 0)} s; results ${files.json}, report ${files.markdown} and ${files.html}`);
 }
+// A stalled night's client connection stays open on purpose (nightsService.ts): end here.
+process.exit(process.exitCode ?? 0);

@@ -99,6 +99,8 @@ export class NightService {
   private workerTail: string[] = [];
   serverPid = 0;
   client!: Client;
+  /** A wait for a run that stalled is still pending on the connection (closing it would throw in gRPC's timers). */
+  abandonedWait = false;
   /** The pipeline config the worker and the CLI read (the demo's for this world, tuned). */
   config!: PipelineConfig;
   private connection?: Connection;
@@ -227,7 +229,7 @@ export class NightService {
 
   async stop(): Promise<void> {
     await this.stopWorker().catch(() => undefined);
-    await this.connection?.close().catch(() => undefined);
+    if (!this.abandonedWait) await this.connection?.close().catch(() => undefined);
     await this.server.stop().catch(() => undefined);
     await this.sim.close();
   }

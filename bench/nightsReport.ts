@@ -42,6 +42,7 @@ export interface NightsResults {
   };
   idle?: { partitions: number; night: NightFigures };
   scaling?: ScalingRow[];
+  scalingFailures?: { scale: number; days: number; reason: string }[];
   doneWhen: DoneWhen[];
   totalSeconds?: number;
 }

@@ -178,8 +178,8 @@ export class NightService {
     return { worker: processCpuSeconds(this.workerPid), server: processCpuSeconds(this.serverPid) };
   }
 
-  /** One CLI command as a client of the running cluster, under /usr/bin/time. */
-  cli(args: string[]): Promise<CliRun> {
+  /** One CLI command as a client of the running cluster, under /usr/bin/time; past timeoutMs it is stopped and exits non-zero. */
+  cli(args: string[], timeoutMs?: number): Promise<CliRun> {
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
       const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', process.execPath, GLACIER_BIN, '--config', this.configFile, ...args], { cwd: ROOT, env: { ...this.env(), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -188,7 +188,11 @@ export class NightService {
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('error', reject);
+      // /usr/bin/time passes the signal on to the command it runs.
+      const timer = timeoutMs ? setTimeout(() => child.kill('SIGTERM'), timeoutMs) : undefined;
       child.on('close', (code) => {
+        clearTimeout(timer);
+        if (timer && performance.now() - t0 >= timeoutMs!) stderr = `stopped after ${timeoutMs! / 1000} s (still running)\n${stderr}`;
         const time = /TIME ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
         resolve({ code: code ?? 1, seconds: (performance.now() - t0) / 1000, cpuSeconds: time ? Number(time[1]) + Number(time[2]) : 0, stdout, stderr: stderr.replace(/(Command exited with non-zero status \d+\n)?TIME [\d.]+ [\d.]+\s*$/, '') });
       });
@@ -196,8 +200,8 @@ export class NightService {
   }
 
   /** A CLI command that must succeed. */
-  async mustCli(args: string[]): Promise<CliRun> {
-    const r = await this.cli(args);
+  async mustCli(args: string[], timeoutMs?: number): Promise<CliRun> {
+    const r = await this.cli(args, timeoutMs);
     if (r.code !== 0) {
       // A run's JSON: name the partitions that did not finish rather than its tail.
       const failed = [...r.stdout.matchAll(/"partitionId": "([^"]+)",\s*"stream": "[^"]*",\s*"state": "(failed|skipped)"[^}]*?"error": ("[^"]*")/g)].map((m) => `${m[1]} ${m[2]}: ${m[3]}`);

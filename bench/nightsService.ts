@@ -182,14 +182,15 @@ export class NightService {
   cli(args: string[], timeoutMs?: number): Promise<CliRun> {
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', process.execPath, GLACIER_BIN, '--config', this.configFile, ...args], { cwd: ROOT, env: { ...this.env(), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', process.execPath, GLACIER_BIN, '--config', this.configFile, ...args], { cwd: ROOT, env: { ...this.env(), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('error', reject);
-      // /usr/bin/time passes the signal on to the command it runs.
-      const timer = timeoutMs ? setTimeout(() => child.kill('SIGTERM'), timeoutMs) : undefined;
+      // /usr/bin/time does not pass a signal on to its command: the command runs in its own process
+      // group (detached), and the whole group is stopped.
+      const timer = timeoutMs ? setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), timeoutMs) : undefined;
       child.on('close', (code) => {
         clearTimeout(timer);
         if (timer && performance.now() - t0 >= timeoutMs!) stderr = `stopped after ${timeoutMs! / 1000} s (still running)\n${stderr}`;

@@ -4,9 +4,21 @@
 // simulator in tools/ and the product import nothing of each other, but for the CLI's one loader).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+// The folders (and top-level files) of activities/, lowest first: each imports only what comes
+// before it (and common/, below them all). The Data API client knows no table; the warehouse knows
+// no stream; a stream knows no sync core; the sync core knows no orchestration.
+const ACTIVITY_LAYERS = ['api', 'warehouse', 'streams', 'sync', 'report', 'shards', 'ports.ts', 'observe', 'verify', 'temporalFailure.ts', 'batchRun.ts', 'index.ts'];
+const layerZones = ACTIVITY_LAYERS.slice(0, -1).map((layer, i) => ({
+  target: `./activities/${layer}`,
+  from: ACTIVITY_LAYERS.slice(i + 1).map((above) => `./activities/${above}`),
+  message: `activities/${layer} sits below ${ACTIVITY_LAYERS.slice(i + 1).join(', ')} (eslint.config.js, ACTIVITY_LAYERS): move the shared part down, into this folder or common/.`,
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', '.tools/', 'bin/', 'dist/', '.dist-next/', 'eslint.config.js', 'vitest.config.ts'] },
@@ -42,6 +54,17 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The order of activities/' folders, and no import cycle inside activities/ (eslint-plugin-import-x,
+    // resolving the .ts specifiers with the TypeScript resolver).
+    files: ['activities/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/extensions': ['.ts'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] }, 'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${import.meta.dirname}/tsconfig.json` })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

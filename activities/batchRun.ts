@@ -1,6 +1,6 @@
 import type { Logger } from '../common/logger.ts';
 import type { SyncPort } from './ports.ts';
-import type { BatchInput, BatchResult, CheckpointView } from './sync/types.ts';
+import type { BatchInput, BatchResult, CheckpointView } from '../common/activityTypes.ts';
 
 /**
  * What one `syncBatch` activity call does: one batch, or (with `continueForMs`) batch after batch.

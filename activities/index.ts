@@ -1,10 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
-import type { ExportPort, ExportSummary, ReportPort, StatusPort, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
+import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
 import type { ReportData } from './report/reportData.ts';
-import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../common/activityTypes.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
 
@@ -16,6 +17,7 @@ export interface ActivityDeps {
   status?: StatusPort;
   verifier?: VerifyPort;
   report?: ReportPort;
+  maintenance?: MaintenancePort;
   /** Only a shard worker has one (sharded layout): what it holds, claims, discovered validators. */
   shard?: ShardPort;
 }
@@ -68,7 +70,7 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
-    async exportParquet(input: { tables?: string[] }): Promise<ExportSummary> {
+    async exportParquet(input: ExportInput): Promise<ExportSummary> {
       return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
     },
 
@@ -78,6 +80,20 @@ export function createActivities(deps: ActivityDeps) {
 
     async streamCosts(): Promise<StreamCost[]> {
       return need(deps.status, 'the warehouse').streamCosts();
+    },
+
+    async storageVersions(): Promise<StorageVersions> {
+      const status = need(deps.status, 'the warehouse');
+      if (!status.storageVersions) throw new Error('worker was started without storage versions');
+      return status.storageVersions();
+    },
+
+    async applyRetention(): Promise<{ runRecords: number }> {
+      return need(deps.maintenance, 'the warehouse').applyRetention();
+    },
+
+    async listDrift(): Promise<DriftRow[]> {
+      return need(deps.status, 'the warehouse').listDrift();
     },
 
     async verify(input: VerifyInput) {

@@ -1,7 +1,8 @@
 import type { StreamName } from '../common/streamNames.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './sync/types.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput, VerifyFinding } from '../common/activityTypes.ts';
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
+import type { DriftRow } from './warehouse/warehouse.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
@@ -19,23 +20,37 @@ export interface ExportSummary {
   tables: number;
   unchanged: number;
   deleted: number;
+  /** Tables exported in full (fingerprints over every row) rather than from the commits' marks (absent before 0.2). */
+  fullTables?: number;
+}
+
+/** `full`: fingerprint every partition instead of reading the marks (export --full). */
+export interface ExportInput {
+  tables?: string[];
+  full?: boolean;
 }
 
 export interface ExportPort {
-  exportParquet(input: { tables?: string[] }): Promise<ExportSummary>;
+  exportParquet(input: ExportInput): Promise<ExportSummary>;
 }
 
 export interface StatusPort {
   listCheckpoints(): Promise<CheckpointView[]>;
   /** Per stream: CU spent against the optimum, over all runs and in the last one. */
   streamCosts(): Promise<StreamCost[]>;
+  /** The warehouse schema and lake layout versions, with the ones this build writes. */
+  storageVersions?(): Promise<StorageVersions>;
+  /** Schema drift seen (_glacier_drift). */
+  listDrift(): Promise<DriftRow[]>;
 }
 
-export interface VerifyFinding {
-  check: string;
-  ok: boolean;
-  detail: string;
+/** What `status` shows of the stored data's versions (docs/upgrading.md). */
+export interface StorageVersions {
+  warehouse: { version: number | null; current: number };
+  lake: { version: number; current: number };
 }
+
+export type { VerifyFinding } from '../common/activityTypes.ts';
 
 export interface VerifyInput {
   streams?: StreamName[];
@@ -44,6 +59,18 @@ export interface VerifyInput {
    * configured partition was synced somewhere is checked across all shards (workflows/shards.ts).
    */
   scope?: 'shard';
+  /**
+   * 'changed' (nightly): the consistency checks cover what commits changed since the last verify
+   * without problems (block windows with their stored neighbours, tx counts of those blocks, balances
+   * of the address sets walked since, keys of the changed partitions); the first one runs in full.
+   * 'full' (default): every row.
+   */
+  mode?: 'full' | 'changed';
+}
+
+/** Housekeeping after a run: retention of the tables that grow per run. */
+export interface MaintenancePort {
+  applyRetention(): Promise<{ runRecords: number }>;
 }
 
 export interface VerifyPort {

@@ -14,6 +14,7 @@ const report = await runCampaign({
   faultRate: num('CAMPAIGN_FAULT_RATE', 0.08),
   killEveryMs: [num('CAMPAIGN_KILL_MIN_MS', 1000), num('CAMPAIGN_KILL_MAX_MS', 5000)],
   advanceSteps: num('CAMPAIGN_ADVANCE_STEPS', 50),
+  drift: env.CAMPAIGN_DRIFT === '1',
   log: (line) => console.error(`campaign: ${line}`),
 });
 console.log(formatReport(report));

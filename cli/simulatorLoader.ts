@@ -22,5 +22,12 @@ export const SIMULATOR_MISSING = 'the simulator is not installed here (tools/sim
 export async function loadSimulator(): Promise<SimulatorModule> {
   // Checked before importing: a simulator that is present but fails to load must say why, not "missing".
   if (!existsSync(ENTRY)) throw new UserError(SIMULATOR_MISSING);
-  return await import('../tools/simulator/index.ts');
+  try {
+    return await import('../tools/simulator/index.ts');
+  } catch (error) {
+    // Its own packages (@noble/curves, ...) are devDependencies: a clone installed with --omit=dev lacks them.
+    const missing = /^Cannot find package '([^']+)'/.exec((error as Error).message);
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && missing) throw new UserError(`the simulator's package ${missing[1]} is not installed (it is a devDependency): run npm install without --omit=dev`);
+    throw error;
+  }
 }

@@ -68,6 +68,14 @@ const networkSchema = z.strictObject({
   rewardsForDiscoveredValidators: z.boolean().default(false),
 });
 
+/**
+ * What a stream does with fields the API sends that it does not map (schema drift), in the spirit of
+ * dlt's schema contracts: `evolve` keeps them in the table's `_extra` column, `freeze` stops the
+ * partition at the first new field, `discard` drops them. All three record the drift.
+ */
+export const STREAM_CONTRACTS = ['evolve', 'freeze', 'discard'] as const;
+export type StreamContract = (typeof STREAM_CONTRACTS)[number];
+
 const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
 
 export const pipelineConfigSchema = z.strictObject({
@@ -131,6 +139,11 @@ export const pipelineConfigSchema = z.strictObject({
        * groups; rows not yet checkpointed hold about 1.6x their WAL size of the buffer.
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
+      /**
+       * Days a run record (_glacier_sync_runs: one row per run and partition, the CU accounting of
+       * `status` and the report) is kept; each pipeline run deletes older ones. 0 keeps them all.
+       */
+      runRecordsDays: z.number().int().min(0).default(90),
     })
     .prefault({}),
   worker: z
@@ -143,6 +156,8 @@ export const pipelineConfigSchema = z.strictObject({
     .prefault({}),
   /** Partitions synced at once (child workflows in flight). */
   partitionConcurrency: z.number().int().min(1).max(256).default(8),
+  /** Per stream (catalog names, checked by the worker's loader): evolve (default), freeze or discard; see STREAM_CONTRACTS. */
+  schemaContracts: z.record(z.string(), z.enum(STREAM_CONTRACTS, { error: () => `expected one of ${STREAM_CONTRACTS.join(', ')}` })).default({}),
   /** Stream names of the catalog (checked, and defaulted to every stream, by the worker's config loader). */
   streams: z.array(z.string().min(1)).min(1).optional(),
   networks: z.array(networkSchema).default([]),

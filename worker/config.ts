@@ -25,6 +25,9 @@ export const configSchema = pipelineConfigSchema
     (config.streams ?? []).forEach((name, i) => {
       if (!Object.hasOwn(STREAMS, name)) ctx.addIssue({ code: 'custom', path: ['streams', i], message: unknownStream(name) });
     });
+    for (const stream of Object.keys(config.schemaContracts)) {
+      if (!Object.hasOwn(STREAMS, stream)) ctx.addIssue({ code: 'custom', path: ['schemaContracts', stream], message: unknownStream(stream) });
+    }
     const sizes = config.api.pageSize;
     if (typeof sizes !== 'object') return;
     for (const [stream, size] of Object.entries(sizes)) {

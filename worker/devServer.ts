@@ -14,6 +14,8 @@ export interface DevServerOptions {
   /** Run without the web UI (tests). */
   headless?: boolean;
   startTimeoutMs?: number;
+  /** More `start-dev` arguments (scripts/recordHistories.ts lowers the continue-as-new suggestion with a dynamic-config value). */
+  extraArgs?: string[];
 }
 
 /**
@@ -87,7 +89,7 @@ export class DevServer {
     const binary = await temporalBinary();
     this.port ||= this.options.port ?? (await freePort());
     this.uiPort ||= this.options.uiPort ?? (await freePort());
-    const args = startDevArgs({ dbFile: this.dbFile, port: this.port, namespace: this.options.namespace, uiPort: this.options.headless ? undefined : this.uiPort });
+    const args = startDevArgs({ dbFile: this.dbFile, port: this.port, namespace: this.options.namespace, uiPort: this.options.headless ? undefined : this.uiPort }).concat(this.options.extraArgs ?? []);
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     child.stderr?.on('data', (chunk: Buffer) => {

@@ -4,6 +4,10 @@ import { createDataApiClient } from '../activities/api/index.ts';
 import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
+import { allTables } from '../activities/streams/catalog.ts';
+import { checkLakeLayout, LAKE_LAYOUT_VERSION, readLakeLayout } from '../activities/warehouse/lakeLayout.ts';
+import { WAREHOUSE_SCHEMA_VERSION } from '../activities/warehouse/schemaVersion.ts';
+import { applyRetention } from '../activities/warehouse/retention.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
@@ -32,6 +36,8 @@ export interface Runtime {
  */
 export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
+  // A lake of a newer layout is refused at start, like a newer warehouse (opened below).
+  checkLakeLayout(lakeDirOf(config));
   const client = createDataApiClient({
     baseUrl: config.api.baseUrl,
     metricsUrl: config.api.metricsUrl,
@@ -72,9 +78,18 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     deps: {
       logger,
       sync,
-      exporter: { exportParquet: (input) => exportParquet(warehouse, outDir, input, { shard: config.shard }) },
-      status: { listCheckpoints: () => warehouse.listCheckpoints(), streamCosts: () => streamCosts(warehouse) },
+      exporter: { exportParquet: (input) => exportParquet(warehouse, allTables(), outDir, input, { shard: config.shard }) },
+      status: {
+        listCheckpoints: () => warehouse.listCheckpoints(),
+        streamCosts: () => streamCosts(warehouse),
+        listDrift: () => warehouse.listDrift(),
+        storageVersions: async () => ({
+          warehouse: { version: (await warehouse.schemaVersion()) ?? null, current: WAREHOUSE_SCHEMA_VERSION },
+          lake: { version: readLakeLayout(outDir), current: LAKE_LAYOUT_VERSION },
+        }),
+      },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
+      maintenance: { applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }) },
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),
     },

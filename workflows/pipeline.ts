@@ -4,6 +4,7 @@ import {
   condition,
   WorkflowIdReusePolicy,
   defineQuery,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -12,7 +13,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
-import type { ExportSummary } from '../activities/ports.ts';
+import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { StreamName } from '../common/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
@@ -33,6 +34,11 @@ export interface PipelineInput {
    * placement group, `partitionConcurrency` at once per shard. Absent or empty: one worker, as before.
    */
   shards?: string[];
+  /**
+   * After the export, run `verify` in this mode ('changed': what the run committed, see
+   * activities/verify/verifier.ts). Absent: no checks (runs started by 0.1.0 and their schedules).
+   */
+  verify?: 'changed' | 'full';
 }
 
 export type PartitionState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
@@ -51,10 +57,14 @@ export interface PipelinePartitionStatus {
 
 export interface PipelineStatus {
   mode: PipelineInput['mode'];
-  phase: 'planning' | 'syncing' | 'derived' | 'exporting' | 'done';
+  phase: 'planning' | 'syncing' | 'derived' | 'exporting' | 'verifying' | 'done';
   snapshotAt: number;
   partitions: PipelinePartitionStatus[];
   exported?: ExportSummary;
+  /** The checks run after the export (input.verify), problems first. */
+  verified?: { checks: number; problems: VerifyFinding[] };
+  /** Run records deleted by retention (config warehouse.runRecordsDays) at the end of the run. */
+  retention?: { runRecords: number };
   /** Sharded layout: what the pipeline knows of each shard. */
   shards?: ShardView[];
 }
@@ -66,6 +76,9 @@ const { planPartitions, exportParquet } = proxyActivities<Activities>({
   heartbeatTimeout: '2 minutes',
   retry: { maximumInterval: '1 minute' },
 });
+
+/** Checks and housekeeping do not heartbeat: the same options as the `verify` command's (workflows/maintenance.ts). */
+const { verify, applyRetention } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
 
 /**
  * One pipeline run: plans partitions, runs one child workflow per partition (deterministic id, at
@@ -195,6 +208,19 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
       const parts = await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).exportParquet({})));
       status.exported = parts.reduce((sum, p) => ({ files: sum.files + p.files, tables: Math.max(sum.tables, p.tables), unchanged: sum.unchanged + p.unchanged, deleted: sum.deleted + p.deleted }), { files: 0, tables: 0, unchanged: 0, deleted: 0 });
     }
+  }
+  // New steps at the end of the run: behind patches, so histories recorded without them replay as before.
+  if (patched('pipeline-retention')) {
+    status.retention = router
+      ? { runRecords: (await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).applyRetention()))).reduce((n, r) => n + r.runRecords, 0) }
+      : await applyRetention();
+  }
+  if (input.verify && patched('pipeline-verify-after-export')) {
+    status.phase = 'verifying';
+    const findings = router
+      ? (await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).verify({ mode: input.verify, scope: 'shard' })))).flat()
+      : await verify({ mode: input.verify });
+    status.verified = { checks: findings.length, problems: findings.filter((f) => !f.ok) };
   }
   status.phase = 'done';
   return status;

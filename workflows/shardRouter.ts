@@ -141,7 +141,7 @@ export class ShardRouter {
         const known = this.assignment.get(group);
         const holders = known ? [known] : holdersOf(group, this.answers.values());
         if (holders.length === 1) deliver(group, { shard: holders[0] });
-        else if (holders.length > 1) deliver(group, { conflict: `placement group ${group} is held by shards ${holders.join(' and ')}; one of them must release it (see README, Operations: shards)` });
+        else if (holders.length > 1) deliver(group, { conflict: `placement group ${group} is held by shards ${holders.join(' and ')}; one of them must release it (see docs/operations.md, Shards)` });
       }
       if (byGroup.size === 0) return;
       if (this.answers.size === this.shards.length) break;

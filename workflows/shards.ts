@@ -1,9 +1,10 @@
-import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
+import type { ExportSummary, StorageVersions, VerifyFinding } from '../activities/ports.ts';
 import type { CheckpointView } from '../activities/sync/types.ts';
 import type { StreamCost } from '../activities/sync/streamCosts.ts';
 import type { ShardHoldings } from '../activities/shards/shardLedger.ts';
 import type { StreamName } from '../common/streamNames.ts';
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
+import { STORAGE_VERSIONS_PATCH } from './patches.ts';
 import { isStartTimeout, shardActivities } from './shardRouter.ts';
 
 /**
@@ -38,16 +39,22 @@ function rootMessage(error: unknown): string {
 export interface ShardStatus {
   checkpoints: CheckpointView[];
   costs: StreamCost[];
+  storage?: StorageVersions;
 }
 
-/** Each shard's checkpoints and CU accounting, for `status`. */
+/** Each shard's checkpoints, CU accounting and (since 0.2.0, patched) stored data's versions, for `status`. */
 export async function shardedStatusWorkflow(input: { shards: string[] }): Promise<ShardAnswer<ShardStatus>[]> {
-  return askEach(input.shards, async (acts) => ({ checkpoints: await acts.listCheckpoints(), costs: await acts.streamCosts() }));
+  const withVersions = patched(STORAGE_VERSIONS_PATCH);
+  return askEach(input.shards, async (acts) => {
+    const checkpoints = await acts.listCheckpoints();
+    const costs = await acts.streamCosts();
+    return withVersions ? { checkpoints, costs, storage: await acts.storageVersions() } : { checkpoints, costs };
+  });
 }
 
 /** Every shard exports its own files into the one lake. */
-export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[] }): Promise<ShardAnswer<ExportSummary>[]> {
-  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables }));
+export async function shardedExportWorkflow(input: { shards: string[]; tables?: string[]; full?: boolean }): Promise<ShardAnswer<ExportSummary>[]> {
+  return askEach(input.shards, (acts) => acts.exportParquet({ tables: input.tables, ...(input.full ? { full: true } : {}) }));
 }
 
 /**
@@ -55,8 +62,8 @@ export async function shardedExportWorkflow(input: { shards: string[]; tables?: 
  * union can tell: every configured partition synced on some shard, no partition and no placement
  * group on two shards. A shard that does not answer is a problem: its share cannot be verified.
  */
-export async function shardedVerifyWorkflow(input: { shards: string[]; streams?: StreamName[] }): Promise<VerifyFinding[]> {
-  const answers = await askEach(input.shards, async (acts) => ({ findings: await acts.verify({ streams: input.streams, scope: 'shard' }), holdings: await acts.shardHoldings() }));
+export async function shardedVerifyWorkflow(input: { shards: string[]; streams?: StreamName[]; mode?: 'full' | 'changed' }): Promise<VerifyFinding[]> {
+  const answers = await askEach(input.shards, async (acts) => ({ findings: await acts.verify({ streams: input.streams, scope: 'shard', ...(input.mode ? { mode: input.mode } : {}) }), holdings: await acts.shardHoldings() }));
   const findings: VerifyFinding[] = [];
   const holdings: ShardHoldings[] = [];
   for (const a of answers) {

@@ -95,10 +95,13 @@ export class ResponseValidationError extends DataApiError {
   readonly kind = 'response-validation';
   /** Path of the first offending value, e.g. `blocks` or `blocks[3].blockHash`. */
   readonly path: string;
+  /** What the schema expects there and what the value is (JSON types), with the value as sent (JSON text, cut). */
+  readonly types?: { expected: string; received: string; sample: string | null };
 
-  constructor(request: RequestLabel, path: string, issue: string) {
+  constructor(request: RequestLabel, path: string, issue: string, types?: { expected: string; received: string; sample: string | null }) {
     super(request, `invalid response at ${path}: ${issue}`);
     this.path = path;
+    if (types) this.types = types;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { SyncPort } from '../ports.ts';
 import type { StreamClient } from '../streams/streamDef.ts';
-import type { BatchResult, PartitionSpec } from '../sync/types.ts';
+import type { BatchResult, PartitionSpec } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 

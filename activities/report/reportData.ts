@@ -1,5 +1,5 @@
 import { sqlFile } from '../warehouse/sqlFile.ts';
-import type { VerifyFinding } from '../ports.ts';
+import type { VerifyFinding } from '../../common/activityTypes.ts';
 
 /** Reads committed rows from the warehouse (a read-only connection, or the worker's own reader). */
 export type QueryFn = (sql: string) => Promise<Record<string, unknown>[]>;
@@ -33,6 +33,8 @@ export interface ReportData {
   validatorStake: Row[];
   validatorStatus: Row[];
   rewardsPerAddress: Row[];
+  /** Schema drift seen (_glacier_drift); empty on a warehouse from before it existed. */
+  drift?: Row[];
 }
 
 export function plainCell(value: unknown): Cell {
@@ -85,5 +87,7 @@ export async function loadReportData(query: QueryFn, options: { source: string; 
     validatorStake: await rows(query, 'report/validatorStake.sql'),
     validatorStatus: await rows(query, 'report/validatorStatusOverTime.sql'),
     rewardsPerAddress: await rows(query, 'report/rewardsPerAddress.sql'),
+    // A warehouse last opened by 0.1.0 (read-only here) has no drift table yet.
+    drift: await rows(query, 'report/drift.sql').catch(() => []),
   };
 }

@@ -1,7 +1,7 @@
 import { placementGroup } from '../../common/shards.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
-import { storedValidatorNodeIds } from '../sync/storedValidators.ts';
+import { storedValidatorNodeIds } from '../streams/shared/storedValidators.ts';
 
 /** What one shard holds: the placement groups of its checkpoints and claims, and its partitions. */
 export interface ShardHoldings {

@@ -9,6 +9,7 @@ import { evmNativeBalances } from './evmNativeBalances.ts';
 import { evmNftTokens } from './evmNftTokens.ts';
 import { evmTokenTransfers } from './evmTokenTransfers.ts';
 import { evmTransactionDetails } from './evmTransactionDetails.ts';
+import { evmFailedTransactions } from './evmFailedTransactions.ts';
 import { evmTransactions } from './evmTransactions.ts';
 import { metricsHolders } from './metricsHolders.ts';
 import { pnBalances } from './pnBalances.ts';
@@ -28,6 +29,7 @@ import type { StreamDriver } from './streamDef.ts';
 export const STREAMS: Record<StreamName, StreamDriver> = {
   'evm.blocks': evmBlocks,
   'evm.transactions': evmTransactions,
+  'evm.failed_transactions': evmFailedTransactions,
   'evm.address_transactions': evmAddressTransactions,
   'evm.token_transfers': evmTokenTransfers,
   'evm.native_balances': evmNativeBalances,

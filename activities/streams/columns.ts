@@ -16,6 +16,8 @@ export interface PageContext {
   /** snapshotAt as the BIGINT the snapshot columns store. */
   snapshot: bigint;
   runId: string;
+  /** Unmapped fields (JSON text) of the page's items and child entries, by object (activities/streams/unmapped.ts); absent: none kept. */
+  unmapped?: ReadonlyMap<object, string>;
 }
 
 type Maybe<V> = V | null | undefined;
@@ -142,7 +144,7 @@ export const nftMetadata = <S>(prefix: string, read: (s: S, x: PageContext) => P
  * of it: a typo fails when the module loads, not as a silent NULL in the warehouse.
  */
 export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & { columns: (Column<S> | readonly Column<S>[])[]; merge?: TableDef['merge'] }): TableSpec<S> {
-  const table: TableSpec<S> = { ...decl, merge: decl.merge ?? 'upsert', columns: decl.columns.flat() };
+  const table: TableSpec<S> = { ...decl, merge: decl.merge ?? 'upsert', columns: [...decl.columns.flat(), extraColumn<S>()] };
   const names = new Set(table.columns.map((c) => c.name));
   if (names.size !== table.columns.length) throw new Error(`table ${table.name}: a column name is declared twice`);
   const named = [...table.primaryKey, ...(table.pruneBy ? [table.pruneBy] : []), ...(table.scd2 ? [...table.scd2.key, ...table.scd2.tracked] : []), ...table.export.partitionBy];
@@ -150,3 +152,15 @@ export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & {
   if (unknown.length > 0) throw new Error(`table ${table.name}: ${unknown.join(', ')} named but not declared as columns`);
   return table;
 }
+
+/** The last column of every table: the row's source fields no column maps (JSON; NULL when none). */
+export const EXTRA_COLUMN = '_extra';
+
+/** Filled by the stream driver from PageContext.unmapped (streamDef.ts filler), never by a reader of its own. */
+const extraColumn = <S>(): Column<S> =>
+  added({
+    name: EXTRA_COLUMN,
+    type: 'JSON',
+    comment: 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none',
+    get: () => null,
+  });

@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { NativeTransaction } from '../api/schemas/index.ts';
 import { defineTable, ubigint, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { blockRangePartitions, blockRangeRequest } from './tables/blockRanges.ts';
-import { evmTransactionsTable } from './tables/evmTransactions.ts';
+import { blockRangePartitions, blockRangeRequest } from './shared/blockRanges.ts';
+import { evmTransactionsTable } from './shared/evmTransactions.ts';
 
 export const evmAddressTransactionsTable = defineTable<NativeTransaction>({
   name: 'evm_address_transactions',

@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc1155TokenBalance } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, uint256, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
-import { nativeBalanceBeside } from './tables/evmNativeBalances.ts';
+import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
+import { nativeBalanceBeside } from './shared/evmNativeBalances.ts';
 
 export const evmErc1155BalancesTable = defineTable<Erc1155TokenBalance>({
   name: 'evm_erc1155_balances',

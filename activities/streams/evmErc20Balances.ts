@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc20TokenBalance } from '../api/schemas/index.ts';
 import { defineTable, erc20Token, money, snapshotAt, uint256, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { ownerKey, ownerRequest, perAddressPartitions } from './tables/ercBalancePartitions.ts';
-import { nativeBalanceBeside } from './tables/evmNativeBalances.ts';
+import { ownerKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
+import { nativeBalanceBeside } from './shared/evmNativeBalances.ts';
 
 export const evmErc20BalancesTable = defineTable<Erc20TokenBalance>({
   name: 'evm_erc20_balances',

@@ -1,10 +1,11 @@
 import { endpoints } from '../api/endpoints/index.ts';
-import type { NftTokenResponse } from '../api/schemas/index.ts';
+import { z } from 'zod';
+import { NftTokenResponse } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, snapshotAt, varchar } from './columns.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { defineStream, getEach, rowsOf, type StreamClient } from './streamDef.ts';
-import { chainListPartitions } from './tables/blockRanges.ts';
-import { chainColumn } from './tables/evmTransactions.ts';
+import { chainListPartitions } from './shared/blockRanges.ts';
+import { chainColumn } from './shared/evmTransactions.ts';
 
 type Item = { contract: string; tokenId: string; token: NftTokenResponse };
 
@@ -38,6 +39,7 @@ export const evmNftTokens = defineStream({
   name: 'evm.nft_tokens',
   mode: 'snapshot-merge',
   ...getEach(endpoints.evm.getNftToken, 'nfts', tokenOf),
+  items: z.looseObject({ contract: z.string(), tokenId: z.string(), token: NftTokenResponse }),
   sources: [rowsOf(evmNftTokensTable)],
   partitions: (config) => chainListPartitions('evm.nft_tokens', config, 'nfts', (c) => c.nfts.map((n) => `${n.contract}:${n.tokenId}`)),
 });

@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { ErcTransfer } from '../api/schemas/index.ts';
 import { added, bigint, defineTable, erc20Token, evmAddressInfo, integer, nftMetadata, uint256, ubigint, varchar, within } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { blockRangePartitions, blockRangeRequest } from './tables/blockRanges.ts';
-import { chainColumn } from './tables/evmTransactions.ts';
+import { blockRangePartitions, blockRangeRequest } from './shared/blockRanges.ts';
+import { chainColumn } from './shared/evmTransactions.ts';
 
 /** The NFT object of a transfer, whichever standard sent it. */
 const nftOf = (t: ErcTransfer) => t.erc721Token ?? t.erc1155Token;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { endpoints } from '../api/endpoints/index.ts';
+import { TransactionDetail as TransactionDetailSchema } from '../api/schemas/index.ts';
 import type {
   Erc1155Token,
   Erc1155TransferDetail,
@@ -24,9 +26,9 @@ import {
   type Column,
 } from './columns.ts';
 import { childrenOf, defineStream, rowsOf, type Child } from './streamDef.ts';
-import { detailsUnchanged, fetchDetailPage, type DetailItem } from './transactionDetailWalk.ts';
-import { chainListPartitions } from './tables/blockRanges.ts';
-import { chainColumn, chainIdComment, nativeTransactionColumns } from './tables/evmTransactions.ts';
+import { detailCursor, detailsUnchanged, fetchDetailPage, type DetailCursor, type DetailItem, type DetailMarks } from './transactionDetailWalk.ts';
+import { chainListPartitions } from './shared/blockRanges.ts';
+import { chainColumn, chainIdComment, nativeTransactionColumns } from './shared/evmTransactions.ts';
 
 type Item = DetailItem;
 type NetworkToken = NonNullable<TransactionDetail['networkTokenDetails']>['networkToken'];
@@ -133,12 +135,14 @@ export const evmTeleporterMessagesTable = detailChild<TeleporterMessageInfo>('ev
 ]);
 
 /** One get per configured hash; the page token is the index of the next hash. Details never change: a sync reads new hashes only. */
-export const evmTransactionDetails = defineStream<Item>({
+export const evmTransactionDetails = defineStream<Item, DetailCursor, DetailMarks>({
   name: 'evm.transaction_details',
   mode: 'snapshot-merge',
   walks: endpoints.evm.getTransaction,
   // Details of mined transactions are final: a sync asks only for hashes no complete walk stored (transactionDetailWalk.ts).
   fetchPage: fetchDetailPage,
+  cursor: detailCursor,
+  items: z.looseObject({ txHash: z.string(), detail: TransactionDetailSchema }),
   unchanged: detailsUnchanged,
   sources: [
     rowsOf(evmTransactionDetailsTable),

@@ -3,7 +3,7 @@ import type { HolderEntry } from '../api/schemas/index.ts';
 import { added, defineTable, retyped, snapshotAt, uint256, varchar } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { chainColumn } from './tables/evmTransactions.ts';
+import { chainColumn } from './shared/evmTransactions.ts';
 
 const [sortKey, sortKeyNum] = uint256<HolderEntry>('sort_key', (h) => h.sortKey, "sortKey: the holder's balance (token smallest unit)");
 

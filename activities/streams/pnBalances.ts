@@ -1,9 +1,10 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
-import type { AtomicMemoryBalanceAmount, Balances } from '../api/schemas/index.ts';
+import { z } from 'zod';
+import { Balances, type AtomicMemoryBalanceAmount } from '../api/schemas/index.ts';
 import { assetAmount, defineTable, integer, snapshotAt, varchar } from './columns.ts';
 import { childrenOf, defineStream, type Child } from './streamDef.ts';
-import { addressSet, addressSetPartitions, chainKey } from './tables/pnPartitions.ts';
+import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
 
 type Item = { balances: Balances };
 type Entry = Child<Item, AtomicMemoryBalanceAmount>;
@@ -31,6 +32,7 @@ export const pnBalances = defineStream({
   name: 'pn.balances',
   mode: 'snapshot-replace',
   walks: endpoints.primaryNetwork.getBalances,
+  items: z.looseObject({ balances: Balances }),
   async fetchPage(client, p) {
     const r = await client.call(endpoints.primaryNetwork.getBalances, {
       network: p.params.network as Network,

@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { PendingReward } from '../api/schemas/index.ts';
 import { assetAmount, bigint, defineTable, double, hugeint, snapshotAt, varchar, varcharList } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { networkColumn, rewardPartitions, rewardRequest } from './tables/rewardPartitions.ts';
+import { networkColumn, rewardPartitions, rewardRequest } from './shared/rewardPartitions.ts';
 
 export const pnPendingRewardsTable = defineTable<PendingReward>({
   name: 'pn_pending_rewards',

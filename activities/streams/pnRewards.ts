@@ -2,8 +2,8 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { HistoricalReward } from '../api/schemas/index.ts';
 import { assetAmount, bigint, defineTable, hugeint, integer, money, varchar, varcharList } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { networkColumn, rewardPartitions, rewardRequest } from './tables/rewardPartitions.ts';
-import { rewardsFollowTransactions, rewardsUnchanged, withRewardCheck } from './rewardSkip.ts';
+import { networkColumn, rewardPartitions, rewardRequest } from './shared/rewardPartitions.ts';
+import { deriveRewardsComplete, rewardsFollowTransactions, rewardsUnchanged, withRewardCheck } from './rewardSkip.ts';
 
 export const pnRewardsTable = defineTable<HistoricalReward>({
   name: 'pn_rewards',
@@ -41,6 +41,7 @@ export const pnRewards = defineStream({
     if (plan.wave === 'configured') return [];
     return withRewardCheck(config, plan);
   },
+  derive: deriveRewardsComplete,
   unchanged: rewardsUnchanged,
   // Rewards never change once paid and the list is newest-first: a sync walks until the last walk's newest reward.
   identity: (r) => `${r.txHash}/${r.utxoId ?? ''}`,

@@ -4,8 +4,8 @@ import type { AssetAmount, L1ValidatorDetail, PrimaryNetworkTransaction, Utxo } 
 import { added, assetAmount, bigint, defineTable, hugeint, integer, json, retyped, ubigint, varchar, varcharList, within, type Column } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import { childrenOf, defineStream, listWalk, rowsOf, type Child } from './streamDef.ts';
-import { addressSet, addressSetPartitions, chainKey } from './tables/pnPartitions.ts';
-import { utxoColumns, utxoTxHash } from './tables/pnUtxo.ts';
+import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
+import { utxoColumns, utxoTxHash } from './shared/pnUtxo.ts';
 
 type Tx = PrimaryNetworkTransaction;
 type Of<I> = Child<Tx, I>;

@@ -2,10 +2,10 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Utxo } from '../api/schemas/index.ts';
 import { defineTable, snapshotAt } from './columns.ts';
 import { defineStream, rowsOf } from './streamDef.ts';
-import { chainKey } from './tables/pnPartitions.ts';
-import { utxoColumns } from './tables/pnUtxo.ts';
-import { derivedUnchanged, utxoPartitions } from './utxoDerivation.ts';
-import { fetchUtxoPage } from './utxoWalk.ts';
+import { chainKey } from './shared/pnPartitions.ts';
+import { utxoColumns } from './shared/pnUtxo.ts';
+import { deriveUtxoLists, derivedUnchanged, utxoPartitions } from './utxoDerivation.ts';
+import { fetchUtxoPage, utxoCursor } from './utxoWalk.ts';
 
 export const pnUtxosTable = defineTable<Utxo>({
   name: 'pn_utxos',
@@ -23,10 +23,13 @@ export const pnUtxos = defineStream({
   walks: endpoints.primaryNetwork.listUtxosV2,
   // New UTXOs newest first until known, then spends from the address transaction list (utxoWalk.ts).
   fetchPage: fetchUtxoPage,
+  cursor: utxoCursor,
   sources: [rowsOf(pnUtxosTable)],
   // A run that also walks pn.transactions takes the spends from it (utxoWalk.ts); a sync also the new
   // UTXOs, and then plans these partitions in the derived wave, after the transactions (utxoDerivation.ts).
   takesDiscovered: true,
   partitions: utxoPartitions,
+  // The derived wave of such a sync: which partitions still need the list (utxoDerivation.ts).
+  derive: deriveUtxoLists,
   unchanged: derivedUnchanged,
 });

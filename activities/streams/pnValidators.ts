@@ -3,8 +3,8 @@ import type { Validator } from '../api/schemas/index.ts';
 import { added, bigint, defineTable, double, hugeint, integer, json, snapshotAt, varchar, varcharList } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import { defineStream, rowsOf } from './streamDef.ts';
-import { networkColumn } from './tables/rewardPartitions.ts';
-import { fetchValidatorPage } from './validatorWalk.ts';
+import { networkColumn } from './shared/rewardPartitions.ts';
+import { fetchValidatorPage, validatorCursor } from './validatorWalk.ts';
 
 export const pnValidatorsTable = defineTable<Validator>({
   name: 'pn_validators',
@@ -69,6 +69,7 @@ export const pnValidators = defineStream({
   walks: endpoints.primaryNetwork.listValidators,
   // A sync reads what can still change: active, the ones open at the last walk, the new ones (validatorWalk.ts).
   fetchPage: fetchValidatorPage,
+  cursor: validatorCursor,
   sources: [rowsOf(pnValidatorsTable), rowsOf(pnValidatorStatusHistoryTable)],
   partitions: (config) => config.networks.map((n) => ({ stream: 'pn.validators' as const, id: partitionId('pn.validators', n.network), network: n.network, params: { network: n.network } })),
 });

@@ -4,7 +4,7 @@ import type { Vertex } from '../api/schemas/index.ts';
 import { bigint, defineTable, integer, ubigint, varchar, varcharList } from './columns.ts';
 import { partitionId } from './partitionIds.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { chainKey } from './tables/pnPartitions.ts';
+import { chainKey } from './shared/pnPartitions.ts';
 
 export const pnVerticesTable = defineTable<Vertex>({
   name: 'pn_vertices',

@@ -1,7 +1,7 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
 import type { Vertex } from '../api/schemas/index.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { partitionId } from './partitionIds.ts';
 import { pnVerticesTable } from './pnVertices.ts';
 import { defineStream, rowsOf, type FetchState, type StreamClient, type StreamPage } from './streamDef.ts';

@@ -1,10 +1,10 @@
 import type { ResolvedConfig } from '../../common/config.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import { partitionId } from './partitionIds.ts';
-import type { Discovered } from './streamDef.ts';
-import { rewardPartitions } from './tables/rewardPartitions.ts';
+import type { DeriveContext, Discovered } from './streamDef.ts';
+import { rewardPartitions } from './shared/rewardPartitions.ts';
 
 /**
  * pn.rewards in a sync that also walks the P-chain's transactions chain-wide: a reward partition asks
@@ -37,9 +37,13 @@ export function rewardSyncPartitions(config: ResolvedConfig, plan: Discovered): 
 }
 
 /** The derived wave's reward partitions, each marked with whether its walk may complete without a request. */
-export function withRewardCheck(config: ResolvedConfig, plan: Discovered): PartitionSpec[] {
-  return rewardSyncPartitions(config, plan).map((p) => ({ ...p, params: { ...p.params, rewardsComplete: plan.rewardsComplete?.has(p.id) === true } }));
+export function withRewardCheck(config: ResolvedConfig, plan: Discovered<ReadonlySet<string>>): PartitionSpec[] {
+  return rewardSyncPartitions(config, plan).map((p) => ({ ...p, params: { ...p.params, rewardsComplete: plan.derived?.has(p.id) === true } }));
 }
+
+/** Planning of the derived wave: in a sync beside the P-chain transaction walk, the partitions with every reward stored. */
+export const deriveRewardsComplete = async ({ warehouse, config, plan, runId }: DeriveContext): Promise<Set<string> | undefined> =>
+  rewardsFollowTransactions(plan) ? rewardsComplete(warehouse, config, rewardSyncPartitions(config, plan), runId) : undefined;
 
 /** A sync walk of a reward partition that has a mark and nothing the list could add: no request. */
 export const rewardsUnchanged = (p: PartitionSpec, cursor: { known?: string }): boolean => p.params.rewardsComplete === true && cursor.known !== undefined;

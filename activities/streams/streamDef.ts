@@ -1,12 +1,17 @@
 import type { Endpoint, ListEndpoint, ListResponse, PageParams } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
-import type { PartitionSpec, SyncMode } from '../sync/types.ts';
-import type { WalkCursor } from '../sync/walk.ts';
+import type { PartitionSpec, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import type { Row, TableDef } from '../warehouse/tableDef.ts';
-import type { PageContext, TableSpec } from './columns.ts';
+import type { Warehouse } from '../warehouse/warehouse.ts';
+import type { OwnCursor } from './ownCursor.ts';
+import type { z } from 'zod';
+import type { DriftSeen } from '../warehouse/driftRecord.ts';
+import type { StreamContract } from '../../common/config.ts';
+import { EXTRA_COLUMN, type PageContext, type TableSpec } from './columns.ts';
+import { childEntry, finish, listElement, probeColumns, scanItems, schemaTree, standIn, type FieldNode, type PageScan } from './unmapped.ts';
 
 /** What a stream needs from the Data API client: one validated call of one endpoint. */
 export interface StreamClient {
@@ -18,28 +23,27 @@ export interface StreamClient {
 }
 
 /** One fetched page: its items, and the token of the next page (absent on the last). */
-export interface StreamPage<T = unknown> {
+export interface StreamPage<T = unknown, M = unknown> {
   items: readonly T[];
   nextPageToken?: string;
   /** The whole response, for values outside the item list (e.g. nativeTokenBalance). */
   response?: unknown;
-  /**
-   * Marks a stream that steers its own incremental walk reports (pn.utxos): the identity of the
-   * walk's newest item, and the latest event time the page showed (activities/sync/walk.ts).
-   */
-  marks?: { newest?: string; eventsMax?: number; firsts?: Record<string, string>; collect?: string[]; listed?: number; finals?: string[] };
+  /** A newest-first walk without StreamDecl.identity: the identity of the page's newest item (the walk keeps the first). */
+  newest?: string;
+  /** What the page tells the stream's own cursor part (StreamDecl.cursor folds it in). */
+  marks?: M;
   /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
   cut?: boolean;
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
-export interface FetchState {
+export interface FetchState<S = unknown> {
   pageToken: string | null;
   /** range streams: inclusive lower bound of this walk (block number or epoch seconds). */
   from?: number;
   pageSize: number;
-  /** The walk cursor (read-only): streams that steer their own incremental walk read their marks here. */
-  cursor?: Readonly<WalkCursor>;
+  /** The walk cursor (read-only): streams that steer their own incremental walk read their part (`stream`) here. */
+  cursor?: Readonly<WalkCursor<S>>;
 }
 
 /** Values every row of a batch is stamped with. */
@@ -47,10 +51,12 @@ export interface NormalizeContext {
   partition: PartitionSpec;
   snapshotAt: number;
   runId: string;
+  /** The stream's contract (config `contracts`): `discard` keeps no unmapped fields (default evolve: keeps them in `_extra`). */
+  contract?: StreamContract;
 }
 
 /** Derived inputs for partitions that depend on earlier results (node ids found by pn.validators). */
-export interface Discovered {
+export interface Discovered<D = unknown> {
   validatorNodeIds?: Map<string, string[]>;
   /** Latest block per EVM chain id, read at planning time (block-range streams split their backfill by it). */
   chainHeads?: Map<string, number>;
@@ -59,13 +65,20 @@ export interface Discovered {
   /** Which wave of a pipeline run is planned (unset: a plan of every partition at once, as verify and shard routing ask). */
   wave?: 'configured' | 'derived';
   mode?: 'backfill' | 'sync';
-  /** pn.utxos partitions (ids) whose sync must still read the UTXO list (utxoDerivation.ts); planned with the derived wave. */
-  utxoListsNeeded?: ReadonlySet<string>;
-  /** pn.rewards partitions (ids) of a sync whose rewards are all stored already (rewardSkip.ts); planned with the derived wave. */
-  rewardsComplete?: ReadonlySet<string>;
+  /** The derived wave: what this stream's own planning found in the warehouse (StreamDecl.derive). */
+  derived?: D;
 }
 
-type FetchPage<T> = (client: StreamClient, partition: PartitionSpec, state: FetchState) => Promise<StreamPage<T>>;
+/** What a stream's planning of the derived wave may read (StreamDecl.derive). */
+export interface DeriveContext {
+  warehouse: Warehouse;
+  config: ResolvedConfig;
+  plan: Discovered;
+  /** The run being planned: the walks it completed so far are this run's. */
+  runId?: string;
+}
+
+type FetchPage<T, S = unknown, M = unknown> = (client: StreamClient, partition: PartitionSpec, state: FetchState<S>) => Promise<StreamPage<T, M>>;
 
 /**
  * How one table of a stream gets its rows from a page: the items themselves, a list inside each item
@@ -76,22 +89,38 @@ export interface TableSource<T> {
   table: TableDef;
   /** Appends the page's rows of `table` to `out`, column by column; returns the rows added. */
   fill(page: StreamPage<T>, x: PageContext, out: ColumnBatch): number;
+  /** What the rows come from: the items (their unmapped fields go to `_extra`), entries of lists inside them, or the page. */
+  from?: 'items' | 'children' | 'page';
+  /** Runs the table's column readers on a stand-in item (unmapped.ts), noting which fields they read. */
+  probe?(item: T): void;
 }
 
-function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext): number {
+function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext, keyOf?: (s: S) => object): number {
   const { columns } = table;
+  const start = out.rows;
   for (let c = 0; c < columns.length; c++) {
     const get = columns[c].get;
     const vector = out.columns[c];
     for (let i = 0; i < sources.length; i++) vector.push(get(sources[i], x));
   }
+  // The unmapped fields of each source (JSON text, found by the page scan) go to the last column, `_extra`.
+  const unmapped = x.unmapped;
+  if (unmapped !== undefined && unmapped.size > 0 && keyOf !== undefined && columns[columns.length - 1].name === EXTRA_COLUMN) {
+    const vector = out.columns[columns.length - 1];
+    for (let i = 0; i < sources.length; i++) {
+      const text = unmapped.get(keyOf(sources[i]));
+      if (text !== undefined) vector[start + i] = text;
+    }
+  }
   out.rows += sources.length;
   return sources.length;
 }
 
+const itself = <T>(item: T) => item as object;
+
 /** A table with one row per item (of the pages whose context passes `when`, if given). */
 export function rowsOf<T>(table: TableSpec<T>, when?: (x: PageContext) => boolean): TableSource<T> {
-  return { table, fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x)) };
+  return { table, from: 'items', fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x, itself)), probe: (item) => probeColumns(table, item) };
 }
 
 /** A child row: an entry of a list inside a parent item, its position in that list, and which list (`tag`). */
@@ -114,6 +143,7 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
   const listsOf: (item: T) => Named = typeof lists === 'function' ? lists : (item) => tagged.map(([tag, list]) => [tag, list(item)]);
   return {
     table,
+    from: 'children',
     fill(page, x, out) {
       const children: Child<T, I>[] = [];
       for (const parent of page.items) {
@@ -121,18 +151,25 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
           if (entries) for (let index = 0; index < entries.length; index++) children.push({ parent, item: entries[index], index, tag });
         }
       }
-      return filler(table, out, children, x);
+      return filler(table, out, children, x, (c) => c.item as object);
+    },
+    probe(parent) {
+      for (const [tag, list] of listsOf(parent)) probeColumns(table, { parent, item: childEntry(list) as I, index: 0, tag });
     },
   };
 }
 
 /** A table filled from the whole page (a value beside the item list, e.g. nativeTokenBalance). */
 export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, x: PageContext) => readonly S[]): TableSource<T> {
-  return { table, fill: (page, x, out) => filler(table, out, pick(page, x), x) };
+  return { table, from: 'page', fill: (page, x, out) => filler(table, out, pick(page, x), x) };
 }
 
-/** A stream as declared: where it reads, how it walks, and the tables its items fill. */
-export interface StreamDecl<T> {
+/**
+ * A stream as declared: where it reads, how it walks, and the tables its items fill. S: its own part
+ * of the walk cursor, M: the marks its pages report for it, D: what its planning of the derived
+ * wave finds (each only for a stream that declares `cursor` or `derive`).
+ */
+export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
   name: StreamName;
   mode: SyncMode;
   /** When partitions of one stream walk differently (pn.transactions: chain-wide vs per address). */
@@ -142,7 +179,12 @@ export interface StreamDecl<T> {
    * are read from there, never copied into the stream.
    */
   walks: Endpoint<never, unknown> & { maxPageSize?: number };
-  fetchPage: FetchPage<T>;
+  fetchPage: FetchPage<T, S, M>;
+  /**
+   * The schema of one item, when the items are not the entries of `walks`' list key (or its whole
+   * response, for a get endpoint): which fields are known, for drift (unmapped.ts).
+   */
+  items?: z.ZodType;
   /** Every table the items fill, parent first. A table may appear twice (filled from two sources). */
   sources: TableSource<T>[];
   /** Block-range streams: planning reads each chain's head first (one blocks page per chain). */
@@ -152,7 +194,14 @@ export interface StreamDecl<T> {
   /** Not in the default stream set (a config that lists no streams): a config names it to run it. */
   optIn?: boolean;
   /** Partitions from the config (and, for derived streams, from discovered values). */
-  partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  partitions(config: ResolvedConfig, discovered?: Discovered<D>): PartitionSpec[];
+  /**
+   * The derived wave of a pipeline run: planning that reads the warehouse (what the first wave
+   * stored), before `partitions` is asked; its answer reaches `partitions` as `discovered.derived`.
+   */
+  derive?(ctx: DeriveContext): Promise<D | undefined>;
+  /** State this stream keeps across walks in its part of the cursor (`cursor.stream`), and how a walk carries it. */
+  cursor?: OwnCursor<S, M>;
   /**
    * descending-until-known and range: the item's position in the walk order (block number, height or
    * epoch seconds), compared with the stored high-water mark.
@@ -168,7 +217,7 @@ export interface StreamDecl<T> {
    * A sync's new walk of this partition: true when its cursor alone shows that nothing can have
    * changed (every configured key read already and final), so the walk completes without a request.
    */
-  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor<S>>): boolean;
 }
 
 /** A fetched page as the generic driver sees it: what the walk needs, and the page's rows on demand. */
@@ -176,7 +225,9 @@ export interface DrivenPage {
   /** API items the page held. */
   items: number;
   nextPageToken?: string;
-  marks?: StreamPage['marks'];
+  newest?: string;
+  /** For the stream's own cursor part (StreamDriver.cursor). */
+  marks?: unknown;
   /** The server cut this page short while more remain (StreamPage.cut). */
   cut?: boolean;
   /** Walk-order keys of the items (see StreamDecl.orderKey), finite ones only. */
@@ -185,6 +236,10 @@ export interface DrivenPage {
   identities(): string[];
   /** Appends the page's rows to the column batches (by table name); returns the rows added. */
   extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number;
+  /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
+  drift(): DriftSeen[];
+  /** Top-level keys of the page's items: how many items sent each, and of how many (missing_field drift). */
+  keys(): { counts: ReadonlyMap<string, number>; items: number };
   /** The page's rows as plain objects per table (ground-truth tests, tools). */
   rows(ctx: NormalizeContext): Record<string, Row[]>;
 }
@@ -201,17 +256,23 @@ export interface StreamDriver {
   takesDiscovered?: boolean;
   optIn?: boolean;
   partitions(config: ResolvedConfig, discovered?: Discovered): PartitionSpec[];
+  /** See StreamDecl.derive. */
+  derive?(ctx: DeriveContext): Promise<unknown>;
+  /** See StreamDecl.cursor. */
+  cursor?: OwnCursor;
   /** See StreamDecl.unchanged. */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  /** The stream's field tree (unmapped.ts): known fields and which of them columns read. */
+  fields(): FieldNode;
   /** Fetches one page of a walk. */
   fetch(client: StreamClient, partition: PartitionSpec, state: FetchState): Promise<DrivenPage>;
 }
 
 /** A declared stream: the driver, plus its typed parts (tests feed it hand-made items). */
-export interface Stream<T> extends StreamDriver {
-  fetchPage: FetchPage<T>;
+export interface Stream<T, S = unknown, M = unknown> extends StreamDriver {
+  fetchPage: FetchPage<T, S, M>;
   /** A page's rows as plain objects per table. */
-  normalize(page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]>;
+  normalize(page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]>;
 }
 
 export const pageContext = (ctx: NormalizeContext): PageContext => ({ partition: ctx.partition, snapshotAt: ctx.snapshotAt, snapshot: BigInt(ctx.snapshotAt), runId: ctx.runId });
@@ -232,31 +293,61 @@ export function emptyBatches(tables: readonly TableDef[]): Map<string, ColumnBat
   return new Map(tables.map((table) => [table.name, { table, columns: table.columns.map(() => []), rows: 0 }]));
 }
 
+/** The schema of one item of an endpoint: the element of its list key, or its whole response. */
+function itemSchemaOf(endpoint: Endpoint<never, unknown> & { listKey?: string }): z.ZodType | undefined {
+  if (endpoint.listKey === undefined) return endpoint.schema;
+  const shape = (endpoint.schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  return shape?.[endpoint.listKey];
+}
+
+/** The stream's field tree: the item schema's keys, and which of them its tables' columns read. */
+function fieldTreeOf<T, S, M, D>(decl: StreamDecl<T, S, M, D>): FieldNode {
+  const schema = decl.items ?? itemSchemaOf(decl.walks);
+  // A list key's schema is the array: its element is the item.
+  const tree = schemaTree(schema && (listElement(schema) ?? schema));
+  const item = standIn(tree) as T;
+  for (const source of decl.sources) source.probe?.(item);
+  return finish(tree);
+}
+
 /** Declares a stream; the generic driver it returns walks, extracts and commits every stream the same way. */
-export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
+export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: StreamDecl<T, S, M, D>): Stream<T, S, M> {
   const tables = [...new Map(decl.sources.map((s) => [s.table.name, s.table])).values()];
-  const extract = (page: StreamPage<T>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number => {
+  // The first table filled from the items keeps their unmapped fields (a second table of the same items would repeat them).
+  const keeper = decl.sources.find((s) => s.from === 'items');
+  let tree: FieldNode | undefined;
+  const scanOf = (page: StreamPage<T, M>): PageScan => scanItems(page.items, (tree ??= fieldTreeOf(decl)));
+  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, scan?: PageScan): number => {
     const x = pageContext(ctx);
+    const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
+    const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
     let rows = 0;
-    for (const source of decl.sources) rows += source.fill(page, x, into.get(source.table.name)!);
+    for (const source of decl.sources) rows += source.fill(page, source === keeper || source.from === 'children' ? kept : x, into.get(source.table.name)!);
     return rows;
   };
-  const normalize = (page: StreamPage<T>, ctx: NormalizeContext): Record<string, Row[]> => {
+  const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
     const batches = emptyBatches(tables);
     extract(page, ctx, batches);
     return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
   };
-  const drive = (page: StreamPage<T>): DrivenPage => ({
-    items: page.items.length,
-    nextPageToken: page.nextPageToken,
-    marks: page.marks,
-    ...(page.cut === true ? { cut: true } : {}),
-    orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
-    identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
-    extract: (ctx, into) => extract(page, ctx, into),
-    rows: (ctx) => normalize(page, ctx),
-  });
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, unchanged, fetchPage } = decl;
+  const drive = (page: StreamPage<T, M>): DrivenPage => {
+    let scan: PageScan | undefined;
+    const scanned = () => (scan ??= scanOf(page));
+    return {
+      items: page.items.length,
+      nextPageToken: page.nextPageToken,
+      ...(page.newest !== undefined ? { newest: page.newest } : {}),
+      ...(page.marks !== undefined ? { marks: page.marks } : {}),
+      ...(page.cut === true ? { cut: true } : {}),
+      orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
+      identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
+      extract: (ctx, into) => extract(page, ctx, into, scanned()),
+      drift: () => [...scanned().drift.values()],
+      keys: () => ({ counts: scanned().keys, items: scanned().items }),
+      rows: (ctx) => normalize(page, ctx),
+    };
+  };
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, fetchPage } = decl;
   return {
     name,
     mode,
@@ -267,10 +358,14 @@ export function defineStream<T>(decl: StreamDecl<T>): Stream<T> {
     ...(takesDiscovered ? { takesDiscovered } : {}),
     ...(optIn ? { optIn } : {}),
     ...(unchanged ? { unchanged } : {}),
+    ...(derive ? { derive } : {}),
+    ...(cursor ? { cursor } : {}),
+    // The plan a stream is asked with carries its own `derived` (the core asks derive, then partitions).
     partitions,
     fetchPage,
     normalize,
-    fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state)),
+    fields: () => (tree ??= fieldTreeOf(decl)),
+    fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state as FetchState<S>)),
   };
 }
 

@@ -1,7 +1,8 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { TransactionDetail } from '../api/schemas/index.ts';
-import type { PartitionSpec } from '../sync/types.ts';
-import type { WalkCursor } from '../sync/walk.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
+import type { WalkCursor } from '../../common/activityTypes.ts';
+import { compact, union, type OwnCursor } from './ownCursor.ts';
 import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
 
 /**
@@ -19,15 +20,33 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  */
 export type DetailItem = { txHash: string; detail: TransactionDetail };
 
+/** evm.transaction_details' own part of the cursor: hashes complete walks stored (`final`), and those this walk read (`reading`). */
+export interface DetailCursor {
+  final?: string[];
+  reading?: string[];
+}
+
+/** What a page reports: the hash it read. */
+export interface DetailMarks {
+  finals: string[];
+}
+
+export const detailCursor: OwnCursor<DetailCursor, DetailMarks> = {
+  carry: (stored) => compact({ final: stored.final }),
+  fold: (part, marks) => ({ ...part, reading: union(part?.reading, marks.finals) }),
+  settle: (part) => compact({ final: part.reading !== undefined ? union(part.final, part.reading) : part.final }),
+  flatFields: ['final', 'reading'],
+};
+
 /** Index of the first hash at or after `from` that no complete walk has stored; undefined: none left. */
 function nextToRead(hashes: string[], from: number, final: ReadonlySet<string>): number | undefined {
   for (let i = from; i < hashes.length; i++) if (!final.has(hashes[i])) return i;
   return undefined;
 }
 
-export async function fetchDetailPage(client: StreamClient, p: PartitionSpec, s: FetchState): Promise<StreamPage<DetailItem>> {
+export async function fetchDetailPage(client: StreamClient, p: PartitionSpec, s: FetchState<DetailCursor>): Promise<StreamPage<DetailItem, DetailMarks>> {
   const hashes = p.params.txHashes as string[];
-  const final = new Set(s.cursor?.final ?? []);
+  const final = new Set(s.cursor?.stream?.final ?? []);
   const index = nextToRead(hashes, Number(s.pageToken ?? 0), final);
   // The token only ever names a hash left to read, and a walk with none left never starts (detailsUnchanged).
   if (index === undefined) throw new Error(`evm.transaction_details ${p.id}: no hash left to read at page token ${s.pageToken ?? 'start'}`);
@@ -38,7 +57,7 @@ export async function fetchDetailPage(client: StreamClient, p: PartitionSpec, s:
 }
 
 /** Every configured hash stored by a complete walk: a sync has nothing to ask. */
-export function detailsUnchanged(p: PartitionSpec, cursor: Readonly<WalkCursor>): boolean {
-  const final = new Set(cursor.final ?? []);
+export function detailsUnchanged(p: PartitionSpec, cursor: Readonly<WalkCursor<DetailCursor>>): boolean {
+  const final = new Set(cursor.stream?.final ?? []);
   return (p.params.txHashes as string[]).every((h) => final.has(h));
 }

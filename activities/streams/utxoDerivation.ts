@@ -1,9 +1,9 @@
 import type { ResolvedConfig } from '../../common/config.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { partitionId, setTag } from './partitionIds.ts';
-import type { Discovered } from './streamDef.ts';
-import { addressSetPartitions } from './tables/pnPartitions.ts';
+import type { DeriveContext, Discovered } from './streamDef.ts';
+import { addressSetPartitions } from './shared/pnPartitions.ts';
 
 /**
  * pn.utxos in a sync that also walks pn.transactions: the UTXO list is asked only when the
@@ -37,13 +37,13 @@ export function derivesFromTransactions(plan?: Discovered): boolean {
 }
 
 /** The pn.utxos partitions of a run, with the walk each takes (see above). */
-export function utxoPartitions(config: ResolvedConfig, plan?: Discovered): PartitionSpec[] {
+export function utxoPartitions(config: ResolvedConfig, plan?: Discovered<ReadonlySet<string>>): PartitionSpec[] {
   const base = addressSetPartitions('pn.utxos', config);
   const withTransactions = plan?.streams?.includes('pn.transactions') === true;
   if (!derivesFromTransactions(plan)) return withTransactions ? base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true } })) : base;
   // Planned after the transactions walks; a plan of every partition at once (verify, shard routing) has them all.
   if (plan?.wave === 'configured') return [];
-  return base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true, listNeeded: plan?.utxoListsNeeded?.has(p.id) ?? true } }));
+  return base.map((p) => ({ ...p, params: { ...p.params, spendsFromTransactions: true, listNeeded: plan?.derived?.has(p.id) ?? true } }));
 }
 
 /** A sync walk of a derived partition with a mark and nothing the list alone can give: no request. */
@@ -64,10 +64,22 @@ WHERE e.network = $1
   AND (e.consumed_on_chain_id IN (SELECT created_on_chain_id FROM pn_transaction_utxos WHERE network = $1 AND blockchain_id = $2 AND direction = 'emitted')
        OR NOT EXISTS (SELECT 1 FROM pn_transaction_utxos WHERE network = $1 AND blockchain_id = $2 AND direction = 'emitted'))`;
 
-/** The pn.utxos partitions whose walk in this sync must read the UTXO list (module comment). */
+/** Planning of the derived wave: in a sync beside pn.transactions, the partitions that must read the UTXO list. */
+export const deriveUtxoLists = async ({ warehouse, config, plan, runId }: DeriveContext): Promise<Set<string> | undefined> =>
+  derivesFromTransactions(plan) ? utxoListsNeeded(warehouse, config, runId) : undefined;
+
+/**
+ * The pn.utxos partitions whose walk in this sync must read the UTXO list (module comment). Also
+ * every one, once the list has sent fields the stream does not map (schema drift, docs/drift.md):
+ * a derived row could not keep them (unless the stream's contract is discard).
+ */
 export async function utxoListsNeeded(warehouse: Warehouse, config: ResolvedConfig, runId: string | undefined): Promise<Set<string>> {
   const needed = new Set<string>();
-  for (const p of addressSetPartitions('pn.utxos', config)) {
+  const all = addressSetPartitions('pn.utxos', config);
+  if (config.schemaContracts?.['pn.utxos'] !== 'discard' && (await warehouse.listDrift()).some((d) => d.stream === 'pn.utxos' && d.kind === 'new_field')) {
+    return new Set(all.map((p) => p.id));
+  }
+  for (const p of all) {
     const network = String(p.params.network);
     const set = p.params.addresses as string[];
     const chains = config.networks.find((n) => n.network === network)?.chains ?? [];

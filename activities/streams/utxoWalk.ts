@@ -1,7 +1,8 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
 import type { Utxo } from '../api/schemas/index.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
+import { compact, type OwnCursor } from './ownCursor.ts';
 import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  *    UTXO of the last complete walk (cursor.known). A backfill reads it all.
  * 2. Spends of UTXOs stored earlier: their rows change (consuming_*) but not their place in the
  *    list, so step 1 does not see them. Every spend is a transaction that consumes the UTXO, and the
- *    address set's transaction list from the last walk's latest event time (cursor.spendsFrom) on
+ *    address set's transaction list from the last walk's latest event time (its part of the cursor: spendsFrom) on
  *    carries the consumed UTXOs whole: those of the set's addresses are upserted like list items.
  *    Step 2 runs only in a sync that has both marks; its pages carry `spends:` tokens.
  *
@@ -25,10 +26,35 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  */
 const SPENDS = 'spends:';
 
+/**
+ * pn.utxos' own part of the cursor: the latest event time this walk saw (eventsMax), which becomes
+ * the next sync's lower bound of step 2 (spendsFrom) when the walk completes.
+ */
+export interface UtxoCursor {
+  spendsFrom?: number;
+  eventsMax?: number;
+}
+
+/** What a page reports: the latest event time it showed. */
+export interface UtxoMarks {
+  eventsMax?: number;
+}
+
+export const utxoCursor: OwnCursor<UtxoCursor, UtxoMarks> = {
+  carry: (stored) => compact({ spendsFrom: stored.spendsFrom }),
+  fold: (part, marks) => (marks.eventsMax === undefined ? { ...part } : { ...part, eventsMax: Math.max(part?.eventsMax ?? marks.eventsMax, marks.eventsMax) }),
+  settle: (part) => {
+    const bounds = [part.spendsFrom, part.eventsMax].filter((t): t is number => t !== undefined);
+    return compact({ spendsFrom: bounds.length ? Math.max(...bounds) : undefined });
+  },
+  flatFields: ['spendsFrom', 'eventsMax'],
+};
+
 const eventTime = (u: Utxo): number => Math.max(Number(u.blockTimestamp ?? u.timestamp ?? 0), Number(u.consumingBlockTimestamp ?? u.consumingTxTimestamp ?? 0));
 
-export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: FetchState): Promise<StreamPage<Utxo>> {
+export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: FetchState<UtxoCursor>): Promise<StreamPage<Utxo, UtxoMarks>> {
   const c = s.cursor ?? {};
+  const own = c.stream ?? {};
   const chain = { network: p.params.network as Network, blockchainId: String(p.params.blockchainId) };
   const addresses = p.params.addresses as string[];
   if (s.pageToken?.startsWith(SPENDS)) {
@@ -37,7 +63,7 @@ export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: F
     const r = await client.call(endpoint, {
       ...chain,
       addresses,
-      startTimestamp: c.spendsFrom,
+      startTimestamp: own.spendsFrom,
       sortOrder: 'asc',
       pageSize: Math.min(s.pageSize, endpoint.maxPageSize),
       pageToken: token === '' ? undefined : token,
@@ -63,10 +89,11 @@ export async function fetchUtxoPage(client: StreamClient, p: PartitionSpec, s: F
   });
   const viaTransactions = p.params.spendsFromTransactions === true && c.known !== undefined;
   const eventsMax = r.utxos.length && !viaTransactions ? Math.max(...r.utxos.map(eventTime)) : undefined;
-  const marks = { newest: r.utxos[0]?.utxoId, eventsMax };
+  const newest = r.utxos[0]?.utxoId;
+  const marks = { eventsMax };
   const reachedKnown = c.known !== undefined && r.utxos.some((u) => u.utxoId === c.known);
-  if (!reachedKnown && r.nextPageToken) return { items: r.utxos, nextPageToken: r.nextPageToken, marks };
+  if (!reachedKnown && r.nextPageToken) return { items: r.utxos, nextPageToken: r.nextPageToken, newest, marks };
   // Step 1 is done: a sync with a lower bound goes on to the spends, anything else ends here.
-  const spends = !viaTransactions && c.known !== undefined && c.spendsFrom !== undefined;
-  return { items: r.utxos, nextPageToken: spends ? SPENDS : undefined, marks };
+  const spends = !viaTransactions && c.known !== undefined && own.spendsFrom !== undefined;
+  return { items: r.utxos, nextPageToken: spends ? SPENDS : undefined, newest, marks };
 }

@@ -1,7 +1,8 @@
 import { endpoints } from '../api/endpoints/index.ts';
 import type { Network } from '../api/endpoints/index.ts';
 import type { Validator } from '../api/schemas/index.ts';
-import type { PartitionSpec } from '../sync/types.ts';
+import type { PartitionSpec } from '../../common/activityTypes.ts';
+import { compact, union, type OwnCursor } from './ownCursor.ts';
 import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
 
 /**
@@ -34,18 +35,53 @@ const NODE_IDS_PER_LOOKUP = 64;
 const watchKey = (v: Validator) => `${v.nodeId}|${v.txHash ?? ''}`;
 
 /**
+ * pn.validators' own part of the cursor: the validations open at the last complete walk (`watch`,
+ * node id and tx hash) and the newest validation of the whole list (`tops.newest`); this walk's own,
+ * as pages report them, in `collected` and `firsts` (the first page wins). `listed` counts the items
+ * of a whole-list walk, `size` keeps the count of the last complete one (it picks the cheaper walk).
+ */
+export interface ValidatorCursor {
+  watch?: string[];
+  tops?: Record<string, string>;
+  collected?: string[];
+  firsts?: Record<string, string>;
+  listed?: number;
+  size?: number;
+}
+
+/** What a page reports: the open validations it listed, the whole list's top, its item count. */
+export interface ValidatorMarks {
+  collect?: string[];
+  firsts?: Record<string, string>;
+  listed?: number;
+}
+
+export const validatorCursor: OwnCursor<ValidatorCursor, ValidatorMarks> = {
+  carry: (stored) => compact({ watch: stored.watch, tops: stored.tops, size: stored.size }),
+  fold: (part, marks) => {
+    const out = { ...part };
+    if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
+    if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
+    if (marks.collect !== undefined) out.collected = union(out.collected, marks.collect);
+    return out;
+  },
+  settle: (part) => compact({ watch: part.collected ?? part.watch, tops: part.firsts !== undefined ? { ...part.tops, ...part.firsts } : part.tops, size: part.listed ?? part.size }),
+  flatFields: ['watch', 'tops', 'collected', 'firsts', 'listed', 'size'],
+};
+
+/**
  * Marks of a page: the validations still open (`collect`); on a page of the whole list in its order
  * (newest first), its first validation (`firsts.newest`: the walk's first page wins).
  */
-function marksOf(items: readonly Validator[], wholeList: boolean): NonNullable<StreamPage['marks']> {
+function marksOf(items: readonly Validator[], wholeList: boolean): ValidatorMarks {
   const collect = items.filter((v) => v.validationStatus === 'active' || v.validationStatus === 'pending').map(watchKey);
   return wholeList && items.length > 0 ? { firsts: { newest: items[0].txHash ?? '' }, collect } : { collect };
 }
 
 const token = (step: Step, api = '') => `step:${step}:${api}`;
 
-export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec, s: FetchState): Promise<StreamPage<Validator>> {
-  const c = s.cursor ?? {};
+export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec, s: FetchState<ValidatorCursor>): Promise<StreamPage<Validator, ValidatorMarks>> {
+  const c = s.cursor?.stream ?? {};
   const network = p.params.network as Network;
   const list = endpoints.primaryNetwork.listValidators;
   // minUptimePerformance defaults to 90 in the service: 0 keeps validations below 90% uptime too.

@@ -1,21 +1,22 @@
-import { endpoints } from '../api/endpoints/index.ts';
-import { InvalidPageTokenError } from '../api/errors.ts';
+import { InvalidPageTokenError, ResponseValidationError } from '../api/errors.ts';
 import { paginate } from '../api/paginate.ts';
 import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import { emptyBatches, type Discovered, type StreamClient, type StreamPage } from '../streams/streamDef.ts';
+import { emptyBatches, type Discovered, type StreamClient, type StreamDriver } from '../streams/streamDef.ts';
+import { CHAIN_HEAD_PROBE, chainHeads } from '../streams/shared/chainHeads.ts';
+import { storedValidatorNodeIds } from '../streams/shared/storedValidators.ts';
+import { discoverChains, listsChains } from '../streams/shared/chainDiscovery.ts';
+import { BASELINE_ITEMS, COUNTED_ITEMS, mergeDrift, type DriftSeen, type FieldPresence } from '../warehouse/driftRecord.ts';
+import { frozenStop, typeChangeStop } from './driftStop.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
 import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
 import { recordPlanCost, recordRunCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
-import { newMeter, type RequestMeter } from '../api/requestMeter.ts';
+import { newMeter } from '../api/requestMeter.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
-import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from './types.ts';
-import { storedValidatorNodeIds } from './storedValidators.ts';
-import { derivesFromTransactions, utxoListsNeeded } from '../streams/utxoDerivation.ts';
-import { rewardsComplete, rewardsFollowTransactions, rewardSyncPartitions } from '../streams/rewardSkip.ts';
-import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
+import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../../common/activityTypes.ts';
+import { advanceWalk, countWalk, foldMarks, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
   client: StreamClient;
@@ -31,16 +32,6 @@ export interface SyncCore {
   planPartitions(input: PlanInput): Promise<PartitionSpec[]>;
   syncBatch(input: BatchInput): Promise<BatchResult>;
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
-}
-
-/** The latest block of each configured EVM chain (one 10 CU page each). */
-async function chainHeads(client: StreamClient, config: ResolvedConfig, meter: RequestMeter): Promise<Map<string, number>> {
-  const heads = new Map<string, number>();
-  for (const c of config.evmChains) {
-    const page = await client.call(endpoints.evm.listBlocks, { chainId: c.chainId, pageSize: 1 }, { partition: 'plan', meter });
-    if (page.blocks[0]) heads.set(c.chainId, Number(page.blocks[0].blockNumber));
-  }
-  return heads;
 }
 
 /**
@@ -62,16 +53,13 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     if (input.discovered) plan.validatorNodeIds = new Map(Object.entries(input.validatorNodeIds ?? (await storedValidatorNodeIds(warehouse))));
     if (input.discovered !== undefined) plan.wave = input.discovered ? 'derived' : 'configured';
     if (input.mode) plan.mode = input.mode;
-    // pn.utxos after the transactions walks: which sets still need the UTXO list.
-    if (input.discovered && selected.some((s) => s.name === 'pn.utxos') && derivesFromTransactions(plan)) plan.utxoListsNeeded = await utxoListsNeeded(warehouse, config, input.runId);
-    // pn.rewards after the P-chain transaction walk: which partitions have every reward stored already.
-    if (input.discovered && selected.some((s) => s.name === 'pn.rewards') && rewardsFollowTransactions(plan)) {
-      plan.rewardsComplete = await rewardsComplete(warehouse, config, rewardSyncPartitions(config, plan), input.runId);
-    }
     const meter = newMeter();
+    if (input.discovered === false && input.runId !== undefined && listsChains(config, selected)) {
+      await discoverChains(client, warehouse, config, input, logger);
+    }
     if (selected.some((s) => s.needsChainHeads) && config.evmChains.length > 0) plan.chainHeads = await chainHeads(client, config, meter);
     if (input.runId !== undefined && meter.requests > 0) {
-      const probe = endpoints.evm.listBlocks;
+      const probe = CHAIN_HEAD_PROBE;
       await recordPlanCost(warehouse, {
         runId: input.runId,
         mode: input.mode ?? 'sync',
@@ -82,8 +70,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const seen = new Set<string>();
     const out: PartitionSpec[] = [];
     for (const stream of selected) {
-      // Derived partitions only come from streams that take discovered values.
-      for (const p of stream.partitions(config, plan)) {
+      // Derived partitions only come from streams that take discovered values. In the derived wave a
+      // stream may first read what the first wave stored (StreamDecl.derive); its answer is its own.
+      const derived = input.discovered && stream.derive ? await stream.derive({ warehouse, config, plan, runId: input.runId }) : undefined;
+      for (const p of stream.partitions(config, derived === undefined ? plan : { ...plan, derived })) {
         if (seen.has(p.id)) continue;
         seen.add(p.id);
         out.push(p);
@@ -99,7 +89,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     const log = logger.child({ partition: partition.id, stream: partition.stream });
     const previous = await warehouse.readCheckpoint(partition.id);
     const rangeStart = Number(partition.params.startBlock ?? partition.params.startTimestamp ?? 0);
-    const start = startWalk(mode, previous, input, rangeStart);
+    const start = startWalk(mode, previous, input, rangeStart, stream.cursor);
     if (start.kind === 'done') return { done: true, pages: 0, rows: 0, checkpoint: previous! };
 
     // Requests of this partition share the client's quota fairly with the other partitions in flight.
@@ -112,7 +102,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // Nothing of this partition can have changed (the stream knows from its cursor): the walk is
     // complete without a request, recorded as a run of no pages so the run's cost shows it.
     if (input.mode === 'sync' && walk.pageToken === null && stream.unchanged?.(partition, walk.cursor) === true) {
-      const settled = advanceWalk(mode, walk, [], undefined).walk;
+      const settled = advanceWalk(mode, walk, [], undefined, [], stream.cursor).walk;
       const checkpoint = { partitionId: partition.id, stream: partition.stream, pageToken: null, cursor: { ...settled.cursor }, rows: previous?.rows ?? 0, pages: previous?.pages ?? 0, complete: true };
       await warehouse.commitBatch([], checkpoint, { runId: input.runId, mode: input.mode, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, pages: 0, rows: 0, done: true, cost: costOf(0, { pages: 0, items: 0 }) });
       log.debug('nothing can have changed; walk complete without a request');
@@ -122,7 +112,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
     let rows = 0;
-    const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt };
+    const contract = config.schemaContracts?.[partition.stream] ?? 'evolve';
+    const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, contract };
+    // The stream's baseline of top-level fields (missing_field drift), read once per batch from the warehouse's cache.
+    const baseline = await warehouse.streamFields(partition.id);
     // Pages fetched since the last commit. They are committed together, with the walk state after the
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
@@ -132,6 +125,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // (found rows or not) in the same transaction: a half-walk is never recorded, an empty one is.
     const flush = async (complete: boolean) => {
       if (pending.pages === 0) return;
+      // The baseline counts once a walk of the partition finished (WALKED): later syncs read only what is new.
+      if (complete && !baseline.has(WALKED)) {
+        baseline.set(WALKED, { items: 0, always: true });
+        pending.fields.set(WALKED, { items: 0, always: true });
+      }
       totalRows += pending.rows;
       totalPages += pending.pages;
       const cursor = mode === 'snapshot-replace' ? countWalk(walk.cursor, pending.rows, pending.pages) : { ...walk.cursor };
@@ -143,7 +141,17 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
         [...pending.byTable.values()],
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
-        { runId: input.runId, mode: input.mode, snapshotAt: ctx.snapshotAt, pages: pending.pages, rows: pending.rows, done: complete, cost: costOf(pending.items, pending.cut) },
+        {
+          runId: input.runId,
+          mode: input.mode,
+          snapshotAt: ctx.snapshotAt,
+          pages: pending.pages,
+          rows: pending.rows,
+          done: complete,
+          cost: costOf(pending.items, pending.cut),
+          ...(pending.drift.size > 0 ? { drift: [...pending.drift.values()] } : {}),
+          ...(pending.fields.size > 0 ? { fields: pending.fields } : {}),
+        },
         finished,
       );
       Object.assign(meter, newMeter());
@@ -177,10 +185,31 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           }
           // Keep what this batch already fetched before failing (a repeated token included): its walk state is consistent.
           await flush(false);
+          // A mapped field of another type: never written wrong or NULL; the partition stops, named, and the drift is recorded.
+          if (error instanceof ResponseValidationError && error.types) {
+            const stop = typeChangeStop(stream, partition, error.path, error.types);
+            await warehouse.recordDrift(partition.stream, input.runId, [stop.drift]);
+            log.warn({ err: stop.message }, 'type change: partition stopped');
+            throw stop;
+          }
           throw error;
         }
         if (step.done) break;
         const page = step.value;
+        const drift = page.drift();
+        if (contract === 'freeze') {
+          const first = drift.find((d) => d.kind === 'new_field');
+          if (first) {
+            await walker.return(undefined);
+            await flush(false);
+            const stop = frozenStop(stream, partition, first);
+            await warehouse.recordDrift(partition.stream, input.runId, drift);
+            log.warn({ err: stop.message }, 'contract freeze: partition stopped');
+            throw stop;
+          }
+        }
+        mergeDrift(pending.drift, drift);
+        notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync' && baseline.has(WALKED));
         pending.rows += page.extract(ctx, pending.byTable);
         pending.pages += 1;
         pending.items += page.items;
@@ -188,8 +217,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           pending.cut.pages += 1;
           pending.cut.items += page.items;
         }
-        if (page.marks) walk = { ...walk, cursor: withMarks(walk.cursor, page.marks) };
-        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities());
+        walk = { ...walk, cursor: foldMarks(walk.cursor, page.newest, page.marks, stream.cursor) };
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor);
         walk = next.walk;
         if (next.complete) {
           await walker.return(undefined);
@@ -218,18 +247,6 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
 }
 
-/** A page's marks folded into the walk cursor: the first newest item wins, event times take the max. */
-function withMarks(cursor: Walk['cursor'], marks: NonNullable<StreamPage['marks']>): Walk['cursor'] {
-  const out = { ...cursor };
-  if (out.newest === undefined && marks.newest !== undefined) out.newest = marks.newest;
-  if (marks.eventsMax !== undefined) out.eventsMax = Math.max(out.eventsMax ?? marks.eventsMax, marks.eventsMax);
-  if (marks.firsts !== undefined) out.firsts = { ...marks.firsts, ...out.firsts };
-  if (marks.listed !== undefined) out.listed = (out.listed ?? 0) + marks.listed;
-  if (marks.collect !== undefined) out.collected = [...new Set([...(out.collected ?? []), ...marks.collect])];
-  if (marks.finals !== undefined) out.reading = [...new Set([...(out.reading ?? []), ...marks.finals])];
-  return out;
-}
-
 interface PendingPages {
   pages: number;
   rows: number;
@@ -238,8 +255,54 @@ interface PendingPages {
   /** Pages the server cut short (StreamPage.cut) and their items. */
   cut: { pages: number; items: number };
   byTable: Map<string, ColumnBatch>;
+  /** Drift the pages showed, and top-level fields newly seen in every item of a page (recorded with the commit). */
+  drift: Map<string, DriftSeen>;
+  fields: Map<string, FieldPresence>;
 }
 
 function emptyPending(tables: readonly TableDef[]): PendingPages {
-  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables) };
+  return { pages: 0, rows: 0, items: 0, cut: { pages: 0, items: 0 }, byTable: emptyBatches(tables), drift: new Map(), fields: new Map() };
+}
+
+/** The baseline's mark that a walk of the partition finished (no field has an empty path). */
+const WALKED = '';
+
+/** Top-level fields the stream's item schema declares. */
+function declared(stream: StreamDriver): ReadonlySet<string> {
+  let names = declaredFields.get(stream);
+  if (!names) declaredFields.set(stream, (names = new Set([...stream.fields().fields.values()].filter((f) => f.declared).map((f) => f.path))));
+  return names;
+}
+const declaredFields = new WeakMap<StreamDriver, ReadonlySet<string>>();
+
+/**
+ * missing_field drift, defined simply and deterministically: a declared top-level field that every
+ * one of at least BASELINE_ITEMS items of the partition sent (in earlier pages or runs), absent from
+ * every item of a page a sync reads after a walk of the partition finished, is recorded missing
+ * (once per such page). A field some item left
+ * out is never in the baseline. Only syncs report it: they read the newest items, while a backfill
+ * also reads history older than fields the service added later (blockTimestampMilliseconds). The baseline (`known`, the warehouse's copy plus this batch's changes) is
+ * written with the batch; a settled field (counted far enough, or once left out) writes nothing.
+ */
+function notePresence(keys: { counts: ReadonlyMap<string, number>; items: number }, known: Map<string, FieldPresence>, pending: PendingPages, names: ReadonlySet<string>, sync: boolean): void {
+  if (keys.items === 0) return;
+  const missing: DriftSeen[] = [];
+  for (const [path, f] of known) {
+    if (path === WALKED) continue;
+    if (sync && f.always && f.items >= BASELINE_ITEMS && !keys.counts.has(path)) missing.push({ kind: 'missing_field', path, count: 1, sample: null });
+  }
+  if (missing.length > 0) mergeDrift(pending.drift, missing);
+  for (const path of names) {
+    if (path === WALKED) continue;
+    const n = keys.counts.get(path) ?? 0;
+    const f = known.get(path);
+    if (!f && n === 0) continue;
+    const always = (f?.always ?? true) && n === keys.items;
+    // A baseline field absent from the whole page stays in the baseline (the drift above says so).
+    if (f && f.always && f.items >= BASELINE_ITEMS && n === 0) continue;
+    if (f && f.always === always && (f.items >= COUNTED_ITEMS || !always)) continue;
+    const next = { items: Math.min(COUNTED_ITEMS, (f?.items ?? 0) + keys.items), always };
+    known.set(path, next);
+    pending.fields.set(path, next);
+  }
 }

@@ -1,4 +1,7 @@
-import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
+import type { BatchInput, CheckpointView, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
+import type { OwnCursor } from '../streams/ownCursor.ts';
+
+export type { WalkCursor } from '../../common/activityTypes.ts';
 
 /**
  * The walk state machine of each sync mode, as pure functions over the durable checkpoint, so the
@@ -20,65 +23,12 @@ import type { BatchInput, CheckpointView, SyncMode } from './types.ts';
  *   mark is this partition's own, so an item another partition stored cannot end the walk early; an
  *   interrupted or restarted walk keeps it until a walk completes; a backfill reads to the end.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
+ *
+ * What only one stream needs rides in cursor.stream, owned by the stream (StreamDecl.cursor, an
+ * OwnCursor): a new sync walk starts with what the stream carries over from the stored cursor (a
+ * backfill with nothing), each page's marks are folded in by the stream, and a complete walk keeps
+ * what the stream settles. This module only calls those hooks; it never reads the part.
  */
-
-export interface WalkCursor {
-  runId?: string;
-  /** descending-until-known */
-  hwm?: number;
-  walkTop?: number;
-  /** descending-until-known: this walk ignores hwm (backfill) */
-  full?: boolean;
-  /** range */
-  from?: number;
-  maxSeen?: number;
-  next?: number;
-  /** range: the walk covered a range with an end (endBlock/endTimestamp), so once complete it is final */
-  closed?: boolean;
-  /** snapshots */
-  snapshotAt?: number;
-  /** Pages this walk has read since it started (or restarted): the position of its next request. */
-  page?: number;
-  /**
-   * The position at which this walk last restarted on a rejected page token. A second rejection at the
-   * same position is not a stale token (the walk got there afresh): it fails instead of looping.
-   */
-  staleAt?: number;
-  /** snapshot-replace: rows and pages this walk has committed so far (recorded when it finishes). */
-  walkRows?: number;
-  walkPages?: number;
-  /** snapshot-merge until known: newest item of the last complete walk (`top`), carried by the next walk as `known` */
-  top?: string;
-  known?: string;
-  /** snapshot-merge until known: the identity of this walk's newest item */
-  newest?: string;
-  /**
-   * Streams that also walk what changed below the mark (pn.utxos: spends of old UTXOs, from the
-   * address transaction list): the latest event time seen by this walk (eventsMax), which becomes
-   * the next sync's lower bound (spendsFrom) when the walk completes.
-   */
-  eventsMax?: number;
-  spendsFrom?: number;
-  /**
-   * Streams whose sync reads what can still change (pn.validators): items still open at the last
-   * complete walk (`watch`) and the newest final item per kind (`tops`); this walk's own, as pages
-   * report them, in `collected` and `firsts` (first one wins).
-   */
-  watch?: string[];
-  tops?: Record<string, string>;
-  collected?: string[];
-  firsts?: Record<string, string>;
-  /** Items a whole-list walk read (`listed` while walking, `size` once complete): lets a stream pick the cheaper walk. */
-  listed?: number;
-  size?: number;
-  /**
-   * Get streams whose answers are final (evm.transaction_details: a mined transaction): the keys
-   * complete walks have stored (`final`), and those this walk read so far (`reading`, joined into
-   * `final` when it completes). A sync asks only for keys outside `final`; a backfill asks for all.
-   */
-  final?: string[];
-  reading?: string[];
-}
 
 export interface Walk {
   pageToken: string | null;
@@ -87,21 +37,46 @@ export interface Walk {
 
 export type WalkStart = { kind: 'done' } | { kind: 'walk'; walk: Walk };
 
+/**
+ * A stored cursor as this release reads it. Release 0.1.0 kept a stream's own fields flat beside the
+ * generic ones (the stream names them in OwnCursor.flatFields): they move into `stream`, so a
+ * checkpoint or walk stored by 0.1.0 resumes where it was.
+ */
+export function readCursor(stored: Record<string, unknown> | undefined, own?: Pick<OwnCursor, 'flatFields'>): WalkCursor {
+  const cursor: Record<string, unknown> = { ...stored };
+  const flat = (own?.flatFields ?? []).filter((f) => cursor[f] !== undefined);
+  if (flat.length === 0 || cursor.stream !== undefined) return cursor as WalkCursor;
+  const stream = Object.fromEntries(flat.map((f) => [f, cursor[f]]));
+  for (const f of flat) delete cursor[f];
+  return { ...cursor, stream } as WalkCursor;
+}
+
+/** A page's marks folded into the walk cursor: the first newest item wins; the stream folds its own marks. */
+export function foldMarks(cursor: WalkCursor, newest: string | undefined, marks: unknown, own?: OwnCursor): WalkCursor {
+  const out = { ...cursor };
+  if (out.newest === undefined && newest !== undefined) out.newest = newest;
+  if (marks !== undefined && own) out.stream = own.fold(out.stream, marks);
+  return out;
+}
+
 /** Where a batch starts: resume the stored walk, start a new one, or nothing to do for this run. */
-export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, input: BatchInput, rangeStart: number): WalkStart {
-  const prev = (previous?.cursor ?? {}) as WalkCursor;
+export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, input: BatchInput, rangeStart: number, own?: OwnCursor): WalkStart {
+  const prev = readCursor(previous?.cursor, own);
   if (previous?.complete && prev.runId === input.runId) return { kind: 'done' };
   const incomplete = previous !== undefined && !previous.complete;
+  // A new walk's own part: what the stream carries over from the stored cursor (a backfill: nothing).
+  const carried = input.mode === 'backfill' || prev.stream === undefined ? undefined : own?.carry(prev.stream);
+  const withOwn = (cursor: WalkCursor): WalkCursor => (carried === undefined ? cursor : { ...cursor, stream: carried });
   switch (mode) {
     case 'descending-until-known':
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: { hwm: prev.hwm, runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined } } };
+      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn({ hwm: prev.hwm, runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined }) } };
     case 'range': {
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
       // A closed range (it had its end when its last walk began) walked to the end has nothing new: the chain is final below the head.
       if (input.mode === 'sync' && previous?.complete && prev.closed) return { kind: 'done' };
       const closed = input.partition.params.endBlock !== undefined || input.partition.params.endTimestamp !== undefined;
-      return { kind: 'walk', walk: { pageToken: null, cursor: defined({ from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId, closed: closed || undefined }) } };
+      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn(defined({ from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId, closed: closed || undefined })) } };
     }
     case 'snapshot-merge':
     case 'snapshot-replace':
@@ -109,9 +84,7 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
       {
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
-        const backfill = input.mode === 'backfill';
-        const carried = backfill ? {} : { spendsFrom: prev.spendsFrom, watch: prev.watch, tops: prev.tops, size: prev.size, final: prev.final };
-        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, ...carried }) } };
+        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, stream: carried }) } };
       }
   }
 }
@@ -161,39 +134,36 @@ const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a 
  * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
  * page's items, in list order (only for streams with StreamDef.identity).
  */
-export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined, ids: string[] = []): { walk: Walk; complete: boolean } {
+export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined, ids: string[] = [], own?: OwnCursor): { walk: Walk; complete: boolean } {
   const c = walk.cursor;
+  // What a complete walk leaves of the stream's own part for the next walk.
+  const settled = () => (c.stream === undefined || own === undefined ? c.stream : own.settle(c.stream));
   switch (mode) {
     case 'descending-until-known': {
       const walkTop = maxOf(c.walkTop, keys);
       const met = !c.full && c.hwm !== undefined && keys.some((k) => k < c.hwm!);
       if (met || nextPageToken === undefined) {
         const hwm = maxOf(c.hwm, walkTop === undefined ? [] : [walkTop]);
-        return { complete: true, walk: { pageToken: null, cursor: { hwm, runId: c.runId } } };
+        return { complete: true, walk: { pageToken: null, cursor: defined({ hwm, runId: c.runId, stream: settled() }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop, page: (c.page ?? 0) + 1 } } };
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId, closed: c.closed }) } };
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId, closed: c.closed, stream: settled() }) } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen, page: (c.page ?? 0) + 1 } } };
     }
     case 'snapshot-merge': {
       const newest = c.newest ?? ids[0];
       if (nextPageToken === undefined || (c.known !== undefined && ids.includes(c.known))) {
         const top = newest ?? c.known;
-        const spendsFrom = maxOf(c.spendsFrom, c.eventsMax === undefined ? [] : [c.eventsMax]);
-        const tops = c.firsts !== undefined ? { ...c.tops, ...c.firsts } : c.tops;
-        const watch = c.collected ?? c.watch;
-        const size = c.listed ?? c.size;
-        const final = c.reading !== undefined ? [...new Set([...(c.final ?? []), ...c.reading])] : c.final;
-        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, spendsFrom, watch, tops, size, final }) } };
+        return { complete: true, walk: { pageToken: null, cursor: defined({ runId: c.runId, snapshotAt: c.snapshotAt, top, stream: settled() }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, newest, page: (c.page ?? 0) + 1 }) } };
     }
     case 'snapshot-replace':
       // Finished: the positions go; a snapshot's counts stay (the commit that finishes it records them).
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: withoutPosition(c) } };
+      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ ...withoutPosition(c), stream: settled() }) } };
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, page: (c.page ?? 0) + 1 } } };
   }
 }

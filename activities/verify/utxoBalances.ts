@@ -1,10 +1,13 @@
-import type { VerifyFinding } from '../ports.ts';
+import type { VerifyFinding } from '../../common/activityTypes.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 
-/** Cross-stream check: balances recomputed from stored UTXOs against the balances endpoint's snapshot. */
-export async function utxoBalanceFindings(warehouse: Warehouse): Promise<VerifyFinding[]> {
-  const rows = await warehouse.query(sqlFile('verify/utxoBalances.sql'));
+/**
+ * Cross-stream check: balances recomputed from stored UTXOs against the balances endpoint's snapshot,
+ * for every address set, or (sinceEpoch) those whose balances walk finished since then.
+ */
+export async function utxoBalanceFindings(warehouse: Warehouse, sinceEpoch = 0): Promise<VerifyFinding[]> {
+  const rows = await warehouse.query(sqlFile('verify/utxoBalances.sql'), [BigInt(sinceEpoch)]);
   const mismatched = rows.filter((r) => String(r.balance) !== String(r.from_utxos));
   const sets = new Set(rows.map((r) => `${r.network}/${r.blockchain_id}/${r.address_set}`));
   return [

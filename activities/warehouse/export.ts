@@ -1,20 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { allTables } from '../streams/catalog.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
+import { layoutSignature, partitionColumns, partitionFilter, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import type { Warehouse } from './warehouse.ts';
+import { ensureLakeLayout } from './lakeLayout.ts';
 
 /**
  * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
  * its epoch-second column), e.g. evm_blocks/chain_id=43114/date=2026-11-21/data.parquet.
  *
- * - Incremental: each partition's rows are fingerprinted (count + xor of row hashes) in DuckDB and
- *   compared with _glacier_exports; only changed partitions are rewritten, vanished ones deleted.
+ * - Incremental from the commits: every commit marks the partitions it changed in _glacier_changed_partitions
+ *   (lakeKeys.ts); the export rewrites only those (each read by its own key and day range, so its
+ *   cost is the partition's rows, not the table's) and clears their marks in the transaction that
+ *   records the files. A crash after the files and before that transaction leaves the marks: the
+ *   next export writes them again, so an export is never lost.
+ * - Full path, for a table never exported with its current layout (first export, a column added), a
+ *   lake missing one of its files, or `full`: every partition's rows are fingerprinted (count + xor
+ *   of row hashes) and compared with _glacier_exports; changed or missing ones are rewritten,
+ *   vanished ones deleted.
  * - Shards: each writes data-<shard>.parquet (see LakeLayout), so one glob reads their union.
  * - Atomic: a file is written under outDir/.tmp, fsynced, then renamed over its final name, so a
  *   reader sees the old file or the new one, never half of one. Empty tables produce no files.
@@ -32,6 +40,16 @@ export interface ExportResult {
   unchanged: number;
   /** Partition files removed because their rows are gone. */
   deleted: number;
+  /** Tables that took the full path (fingerprints over every row) instead of their marks. */
+  fullTables?: number;
+}
+
+export interface ExportOptions {
+  tables?: string[];
+  /** Fingerprint every partition of every table (the fallback path) instead of reading the marks. */
+  full?: boolean;
+  /** Tests: runs after the files are in place and before the transaction that records them. */
+  afterFiles?: () => void | Promise<void>;
 }
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
@@ -45,24 +63,8 @@ function segment(value: unknown): string {
   return encoded === '' ? NULL_SEGMENT : encoded;
 }
 
-function partitionKeys(def: TableDef): { name: string; expr: string }[] {
-  const keys = def.export.partitionBy.map((c) => ({ name: c, expr: ident(c) }));
-  if (def.export.dateFrom) keys.push({ name: 'date', expr: `strftime(to_timestamp(${ident(def.export.dateFrom)}) AT TIME ZONE 'UTC', '%Y-%m-%d')` });
-  return keys;
-}
-
-/** The filter selecting one partition's rows, with its bound values. */
-function partitionFilter(keys: { expr: string }[], values: unknown[]): { where: string; params: DuckDBValue[] } {
-  const clauses: string[] = [];
-  const params: DuckDBValue[] = [];
-  keys.forEach((k, i) => {
-    if (values[i] === null || values[i] === undefined) clauses.push(`${k.expr} IS NULL`);
-    else {
-      params.push(values[i] as DuckDBValue);
-      clauses.push(`${k.expr} = $${params.length}`);
-    }
-  });
-  return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
+function partitionPath(def: TableDef, values: readonly (string | null)[]): string {
+  return [def.name, ...partitionColumns(def).map((k, i) => `${k.name}=${segment(values[i])}`)].join('/');
 }
 
 function inside(root: string, path: string): string {
@@ -92,15 +94,63 @@ function removeEmptyDirs(dir: string, stopAt: string): void {
   }
 }
 
-async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, tmpDir: string, known: Map<string, string>, fileName: string): Promise<{ written: string[]; unchanged: number; deleted: string[]; current: Map<string, { fingerprint: string; rows: number }> }> {
-  const keys = partitionKeys(def);
-  const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
-  const select = fileColumns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
-  const rowHash = `hash(${def.columns.map((c) => ident(c.name)).join(', ')})`;
+interface TableExport {
+  written: string[];
+  unchanged: number;
+  deleted: string[];
+  current: Map<string, { fingerprint: string; rows: number }>;
+}
+
+/** What one table's export writes and where (shared by the full and the marked path). */
+class TableWriter {
+  readonly select: string;
+  /**
+   * A partition's fingerprint: row count, xor and sum of row hashes. DuckDB combines the hashes of
+   * hash(a, b, ...) by xor, so two rows whose same column changed the same way (last_seen_at 1 -> 2
+   * on two rows) leave the xor of their hashes as it was; the sum does not.
+   */
+  readonly fingerprint: string;
+
+  constructor(
+    private readonly conn: DuckDBConnection,
+    readonly def: TableDef,
+    private readonly root: string,
+    private readonly tmpDir: string,
+    private readonly fileName: string,
+  ) {
+    const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
+    this.select = fileColumns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
+    const rowHash = `hash(${def.columns.map((c) => ident(c.name)).join(', ')})`;
+    this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
+  }
+
+  target(partPath: string): string {
+    return inside(this.root, join(partPath, this.fileName));
+  }
+
+  async write(partPath: string, values: readonly (string | null)[]): Promise<void> {
+    const target = this.target(partPath);
+    const tmp = join(this.tmpDir, `${randomUUID()}.parquet`);
+    const { where, params } = partitionFilter(this.def, values);
+    await this.conn.run(`COPY (SELECT ${this.select} FROM ${ident(this.def.name)} WHERE ${where}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`, params);
+    fsyncPath(tmp);
+    renameInto(tmp, target);
+  }
+
+  remove(partPath: string): void {
+    const target = this.target(partPath);
+    rmSync(target, { force: true });
+    removeEmptyDirs(dirname(target), this.root);
+  }
+}
+
+/** Full path: fingerprints every partition of the table (one scan of it) and rewrites the changed or missing ones. */
+async function exportTableFull(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>): Promise<TableExport> {
+  const keys = partitionColumns(w.def);
   const groupCols = keys.map((k, i) => `${k.expr} AS p${i}`).join(', ');
   const fingerprints = (
     await conn.runAndReadAll(
-      `SELECT ${groupCols ? `${groupCols}, ` : ''}count(*) AS n, bit_xor(${rowHash})::VARCHAR AS h FROM ${ident(def.name)}${keys.length ? ` GROUP BY ${keys.map((_, i) => `p${i}`).join(', ')}` : ''}`,
+      `SELECT ${groupCols ? `${groupCols}, ` : ''}${w.fingerprint} FROM ${ident(w.def.name)}${keys.length ? ` GROUP BY ${keys.map((_, i) => `p${i}`).join(', ')}` : ''}`,
     )
   ).getRowObjectsJS();
 
@@ -108,31 +158,61 @@ async function exportTable(conn: DuckDBConnection, def: TableDef, root: string, 
   const current = new Map<string, { fingerprint: string; rows: number }>();
   let unchanged = 0;
   for (const fp of fingerprints) {
-    const values = keys.map((_, i) => fp[`p${i}`]);
-    const partPath = [def.name, ...keys.map((k, i) => `${k.name}=${segment(values[i])}`)].join('/');
+    const values = keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])));
+    const partPath = partitionPath(w.def, values);
     const fingerprint = `${String(fp.n)}:${String(fp.h)}`;
     current.set(partPath, { fingerprint, rows: Number(fp.n) });
-    if (known.get(partPath) === fingerprint) {
+    if (known.get(partPath) === fingerprint && existsSync(w.target(partPath))) {
       unchanged++;
       continue;
     }
-    const target = inside(root, join(partPath, fileName));
-    const tmp = join(tmpDir, `${randomUUID()}.parquet`);
-    const { where, params } = partitionFilter(keys, values);
-    await conn.run(`COPY (SELECT ${select} FROM ${ident(def.name)} WHERE ${where}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`, params);
-    fsyncPath(tmp);
-    renameInto(tmp, target);
+    await w.write(partPath, values);
     written.push(partPath);
   }
   const deleted: string[] = [];
   for (const partPath of known.keys()) {
     if (current.has(partPath)) continue;
-    const target = inside(root, join(partPath, fileName));
-    rmSync(target, { force: true });
-    removeEmptyDirs(dirname(target), root);
+    w.remove(partPath);
     deleted.push(partPath);
   }
   return { written, unchanged, deleted, current };
+}
+
+/**
+ * Marked path: only the partitions commits marked. Each is fingerprinted over its own rows (the same
+ * fingerprint as the full path, so either path can follow the other) and rewritten when it differs
+ * from the recorded one; a partition left without rows loses its file.
+ */
+async function exportTableMarked(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>, marked: (string | null)[][]): Promise<TableExport> {
+  const written: string[] = [];
+  const deleted: string[] = [];
+  const current = new Map<string, { fingerprint: string; rows: number }>();
+  let unchanged = 0;
+  const seen = new Set<string>();
+  for (const values of marked) {
+    const partPath = partitionPath(w.def, values);
+    if (seen.has(partPath)) continue;
+    seen.add(partPath);
+    const { where, params } = partitionFilter(w.def, values);
+    const [fp] = (await conn.runAndReadAll(`SELECT ${w.fingerprint} FROM ${ident(w.def.name)} WHERE ${where}`, params)).getRowObjectsJS();
+    const rows = Number(fp.n);
+    if (rows === 0) {
+      if (known.has(partPath)) {
+        w.remove(partPath);
+        deleted.push(partPath);
+      }
+      continue;
+    }
+    const fingerprint = `${rows}:${String(fp.h)}`;
+    current.set(partPath, { fingerprint, rows });
+    if (known.get(partPath) === fingerprint) {
+      unchanged++;
+      continue;
+    }
+    await w.write(partPath, values);
+    written.push(partPath);
+  }
+  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !seen.has(p)).length, deleted, current };
 }
 
 /**
@@ -163,45 +243,75 @@ function renameInto(tmp: string, target: string): void {
   fsyncPath(dirname(target));
 }
 
-/** Exports the warehouse tables (all, or `tables`) and the finished snapshot walks to hive-partitioned Parquet under outDir. */
-export async function exportParquet(warehouse: Warehouse, outDir: string, options: { tables?: string[] } = {}, layout: LakeLayout = {}): Promise<ExportResult> {
+interface Mark {
+  table: string;
+  key: string;
+  seq: bigint;
+}
+
+/**
+ * Exports the catalog's tables (all, or `tables`) and the finished snapshot walks to hive-partitioned
+ * Parquet under outDir. The caller passes the catalog (allTables() of activities/streams/catalog.ts):
+ * the warehouse layer sits below the streams and does not import them.
+ */
+export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
-  const defs = [...allTables(), snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
+  const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
+  ensureLakeLayout(root);
   const tmpDir = join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp');
   mkdirSync(tmpDir, { recursive: true });
+  const fileName = fileNameOf(layout);
   const conn = await warehouse.connect();
-  const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0 };
+  const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
   // to disk, so the export runs with a larger buffer and restores the limit afterwards.
   await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
   try {
-    // One read transaction: every partition is cut from the same committed snapshot.
+    // One read transaction: every partition is cut from the same committed snapshot, and the marks
+    // read are exactly the changes that snapshot holds.
     await conn.run('BEGIN TRANSACTION');
     const state = (await conn.runAndReadAll(sqlFile('ops/listExports.sql'))).getRowObjectsJS();
+    const layouts = new Map((await conn.runAndReadAll(sqlFile('ops/listLakeTables.sql'))).getRowObjectsJS().map((r) => [String(r.table_name), String(r.layout)]));
+    const marks: Mark[] = (await conn.runAndReadAll(sqlFile('ops/listLakeMarks.sql'))).getRowObjectsJS().map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
     const updates: { table: string; path: string; fingerprint: string; rows: number }[] = [];
     const removals: { table: string; path: string }[] = [];
+    const cleared: Mark[] = [];
     for (const def of defs) {
       const known = new Map(state.filter((s) => s.table_name === def.name).map((s) => [String(s.partition_path), String(s.fingerprint)]));
-      const r = await exportTable(conn, def, root, tmpDir, known, fileNameOf(layout));
+      const own = marks.filter((m) => m.table === def.name);
+      const values = own.map((m) => valuesOfKey(def, m.key));
+      const w = new TableWriter(conn, def, root, tmpDir, fileName);
+      const full =
+        options.full ||
+        layouts.get(def.name) !== layoutSignature(def) ||
+        values.some((v) => v === undefined) ||
+        [...known.keys()].some((p) => !existsSync(w.target(p)));
+      const r = full ? await exportTableFull(conn, w, known) : await exportTableMarked(conn, w, known, values as (string | null)[][]);
+      if (full) result.fullTables!++;
       result.files += r.written.length;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;
-      if (r.current.size > 0) result.tables++;
+      if (r.current.size > 0 || (!full && known.size > r.deleted.length)) result.tables++;
       for (const path of r.written) updates.push({ table: def.name, path, ...r.current.get(path)! });
       for (const path of r.deleted) removals.push({ table: def.name, path });
+      cleared.push(...own);
     }
     await conn.run('COMMIT');
-    // Export bookkeeping goes through the writer so it never interleaves with a batch commit.
-    await warehouse.withWriter(async (w) => {
-      await w.run('BEGIN TRANSACTION');
+    await options.afterFiles?.();
+    // Export bookkeeping goes through the writer so it never interleaves with a batch commit. A mark
+    // is cleared only if no commit marked its partition again since the snapshot read (same seq).
+    await warehouse.withWriter(async (wr) => {
+      await wr.run('BEGIN TRANSACTION');
       try {
-        for (const u of updates) await w.run(sqlFile('ops/upsertExport.sql'), [u.table, u.path, u.fingerprint, u.rows]);
-        for (const d of removals) await w.run(sqlFile('ops/deleteExport.sql'), [d.table, d.path]);
-        await w.run('COMMIT');
+        for (const u of updates) await wr.run(sqlFile('ops/upsertExport.sql'), [u.table, u.path, u.fingerprint, u.rows]);
+        for (const d of removals) await wr.run(sqlFile('ops/deleteExport.sql'), [d.table, d.path]);
+        for (const m of cleared) await wr.run(sqlFile('ops/clearLakeMark.sql'), [m.table, m.key, m.seq]);
+        for (const def of defs) await wr.run(sqlFile('ops/upsertLakeTable.sql'), [def.name, layoutSignature(def)]);
+        await wr.run('COMMIT');
       } catch (error) {
-        await w.run('ROLLBACK');
+        await wr.run('ROLLBACK');
         throw error;
       }
     });

@@ -1,18 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
-import type { CheckpointView } from '../sync/types.ts';
+import type { CheckpointView } from '../../common/activityTypes.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
+import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
+import { dayKey, expandLakeKeys, lakeKeyOfValues, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
+import type { DriftSeen, FieldPresence } from './driftRecord.ts';
 
 /** Steps of a commit where a fault can be injected (tests) or a stage timed (bench) — the commit must be all-or-nothing across them. */
 export type CommitStep =
@@ -43,6 +46,10 @@ export interface RunRecord {
   done: boolean;
   /** What these pages cost (absent: nothing counted). */
   cost?: RunCost;
+  /** Schema drift the pages showed (_glacier_drift), recorded with them. */
+  drift?: DriftSeen[];
+  /** Top-level fields whose record changed (_glacier_stream_fields, the missing_field baseline). */
+  fields?: Map<string, FieldPresence>;
 }
 
 /** Compute units behind a run record: see _glacier_sync_runs in sql/schema/000_glacier.sql. */
@@ -162,6 +169,11 @@ export class Warehouse {
     return this.options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   }
 
+  /** The schema version the file records (activities/warehouse/schemaVersion.ts). */
+  async schemaVersion(): Promise<number | undefined> {
+    return readSchemaVersion(this.reader);
+  }
+
   static async open(path: string, options: OpenOptions = {}): Promise<Warehouse> {
     if (options.memoryLimit !== undefined && !DUCKDB_SIZE.test(options.memoryLimit)) {
       throw new Error(`warehouse memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '64MB' or '1GB'`);
@@ -170,8 +182,16 @@ export class Warehouse {
       throw new Error(`warehouse checkpoint threshold ${JSON.stringify(options.checkpointThreshold)}: expected a size such as '64MB' or '1GB'`);
     }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // A file written by a newer glacier-etl is refused before it is opened for writing (left untouched).
+    await refuseNewerWarehouse(path);
     const { instance, writer, reader } = await openFile(path, options);
-    await applySchema(writer);
+    try {
+      if ((await applySchema(writer, path)).length) await writer.run(sqlFile('ops/forgetLakeLayouts.sql'));
+    } catch (error) {
+      for (const c of [writer, reader]) c.closeSync();
+      instance.closeSync();
+      throw error;
+    }
     const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
     return new Warehouse(path, instance, writer, reader, new Set(constrained), options);
   }
@@ -199,6 +219,7 @@ export class Warehouse {
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;
+    this.fields = undefined;
     this.reopened += 1;
     this.options.onReopen?.(cause);
   }
@@ -312,6 +333,9 @@ export class Warehouse {
     const updatedAt = new Date().toISOString();
     try {
       await this.fault('after-begin');
+      // The lake partitions this commit changes, from the batch's own columns (lakeKeys.ts); the
+      // follow-up SQL marks the rows it updates elsewhere. Cleared by the export that writes them.
+      const marks: [string, string][] = [];
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
         const { columns, rows } = concatUnique(table, parts);
@@ -324,10 +348,19 @@ export class Warehouse {
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
           const merge = mergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
-          const statements = [...merge, ...(table.afterMerge ?? []).map((file) => sqlFile(file).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          const moved = movedRowsMarkSql(table, stage);
+          const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+          for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
           await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
         }
         await this.fault(`after-table:${table.name}`);
+      }
+      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', lakeKeyOfValues([dayKey(walk.snapshotAt)])]);
+      if (marks.length) {
+        await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
+          listValue(marks.map((m) => m[0])),
+          listValue(marks.map((m) => m[1])),
+        ]);
       }
       await this.fault('before-checkpoint');
       for (const { checkpoint, run, walk } of group) {
@@ -335,6 +368,12 @@ export class Warehouse {
         await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
         if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
         if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
+        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
+        if (run?.fields?.size) {
+          // One statement for the partition's field records (a first commit writes a few dozen).
+          const fields = [...run.fields];
+          await this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]);
+        }
       }
       await this.fault('before-commit');
       await this.writer.run('COMMIT');
@@ -344,6 +383,10 @@ export class Warehouse {
       throw error;
     }
     const cache = await checkpoints;
+    if (this.fields) {
+      const fields = await this.fields;
+      for (const { checkpoint, run } of group) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
+    }
     for (const { checkpoint: c } of group) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
@@ -370,6 +413,80 @@ export class Warehouse {
       },
     );
     return this.checkpoints;
+  }
+
+  /** Top-level fields a partition (scope) has seen, and whether every item sent them (missing_field drift's baseline); loaded once, kept by the commits. */
+  private fields: Promise<Map<string, Map<string, FieldPresence>>> | undefined;
+
+  async streamFields(scope: string): Promise<Map<string, FieldPresence>> {
+    this.fields ??= this.query(sqlFile('ops/listStreamFields.sql')).then(
+      (rows) => {
+        const out = new Map<string, Map<string, FieldPresence>>();
+        for (const r of rows) addTo(out, String(r.scope), String(r.path), { items: Number(r.items), always: Boolean(r.always) });
+        return out;
+      },
+      (error: unknown) => {
+        this.fields = undefined;
+        throw error;
+      },
+    );
+    return new Map((await this.fields).get(scope) ?? []);
+  }
+
+  /** Records drift without rows (a page that stopped its partition: a type change, a frozen contract), serialized with commits. */
+  async recordDrift(stream: string, runId: string, drift: readonly DriftSeen[]): Promise<void> {
+    if (drift.length === 0) return;
+    await this.withWriter(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [stream, d.path, d.kind, runId, d.count, d.sample]);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * The chain list the API sent at planning: chains it lists that the warehouse has not seen are
+   * added to the baseline (stream CHAIN_LIST in _glacier_stream_fields); once a baseline exists, a
+   * new one the config does not name is new_chain drift. One transaction.
+   */
+  async recordChainList(runId: string, chains: readonly { chainId: string; sample: string | null }[], configured: ReadonlySet<string>): Promise<DriftSeen[]> {
+    const known = await this.streamFields(CHAIN_LIST);
+    const fresh = chains.filter((c) => !known.has(c.chainId));
+    if (fresh.length === 0) return [];
+    const drift: DriftSeen[] = known.size === 0 ? [] : fresh.filter((c) => !configured.has(c.chainId)).map((c) => ({ kind: 'new_chain', path: c.chainId, count: 1, sample: c.sample }));
+    await this.withWriter(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const c of fresh) await connection.run(sqlFile('ops/recordStreamField.sql'), [CHAIN_LIST, c.chainId, 1, true, runId]);
+        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [CHAIN_LIST, d.path, d.kind, runId, d.count, d.sample]);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    const fields = await this.fields!;
+    for (const c of fresh) addTo(fields, CHAIN_LIST, c.chainId, { items: 1, always: true });
+    return drift;
+  }
+
+  /** Every drift row (status, verify, report). */
+  async listDrift(): Promise<DriftRow[]> {
+    return (await this.query(sqlFile('ops/listDrift.sql'))).map((r) => ({
+      stream: String(r.stream),
+      path: String(r.path),
+      kind: String(r.kind) as DriftRow['kind'],
+      firstRun: String(r.first_run),
+      lastRun: String(r.last_run),
+      firstSeen: String(r.first_seen),
+      lastSeen: String(r.last_seen),
+      count: Number(r.count),
+      sample: r.sample === null ? null : String(r.sample),
+    }));
   }
 
   async readCheckpoint(partitionId: string): Promise<CheckpointView | undefined> {
@@ -409,6 +526,28 @@ export class Warehouse {
 function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
   const c = run.cost;
   return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
+}
+
+function addTo(maps: Map<string, Map<string, FieldPresence>>, stream: string, path: string, presence: FieldPresence): void {
+  const map = maps.get(stream);
+  if (map) map.set(path, { ...presence });
+  else maps.set(stream, new Map([[path, { ...presence }]]));
+}
+
+/** The drift table's stream name for the API's chain list (new_chain). */
+export const CHAIN_LIST = 'chains';
+
+/** A row of _glacier_drift as read back. */
+export interface DriftRow {
+  stream: string;
+  path: string;
+  kind: DriftSeen['kind'];
+  firstRun: string;
+  lastRun: string;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  sample: string | null;
 }
 
 /** Records what planning spent (no rows, no checkpoint), serialized with commits. */

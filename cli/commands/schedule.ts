@@ -20,6 +20,11 @@ function parseDuration(value: string): string {
   return value;
 }
 
+function checkCron(flag: string, cron: string): string {
+  if (cron.trim().split(/\s+/).length < 5 && !cron.startsWith('@')) throw new UserError(`${flag}: expected 5 fields like "0 3 * * *", got "${cron}"`);
+  return cron;
+}
+
 function describeSchedule(d: ScheduleDescription): string {
   const spec = typeof d.memo?.cron === 'string' ? `cron "${d.memo.cron}"` : 'custom spec';
   const next = d.info.nextActionTimes[0]?.toISOString() ?? '-';
@@ -48,13 +53,17 @@ export function registerScheduleCommand(program: Command): void {
     .option('--streams <list>', 'streams to sync (default: the config\'s)', parseStreams)
     .option('--catchup-window <duration>', 'how far back missed runs are made up', '6h')
     .option('--max-pages <n>', 'pages per batch activity', '20')
-    .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string }, command: Command) => {
+    .option('--no-verify', 'skip the nightly checks of what the run committed (verify --changed) after the export')
+    .option('--full-verify-cron <expr>', 'also create "<id>-full-verify", a schedule running the full verify (every row) on this cron; "none" for no such schedule', '0 4 * * 0')
+    .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string; verify: boolean; fullVerifyCron: string }, command: Command) => {
       const config = await configFor(command);
       const catchupWindow = parseDuration(opts.catchupWindow);
-      if (opts.cron.trim().split(/\s+/).length < 5 && !opts.cron.startsWith('@')) throw new UserError(`--cron: expected 5 fields like "0 3 * * *", got "${opts.cron}"`);
-      const [{ ScheduleOverlapPolicy }, { pipelineWorkflow }, { pipelineWorkflowId }] = await Promise.all([
+      checkCron('--cron', opts.cron);
+      const fullVerifyCron = opts.fullVerifyCron === 'none' ? undefined : checkCron('--full-verify-cron', opts.fullVerifyCron);
+      const [{ ScheduleOverlapPolicy }, { pipelineWorkflow }, { verifyWorkflow }, { pipelineWorkflowId }] = await Promise.all([
         import('@temporalio/client'),
         import('../../workflows/pipeline.ts'),
+        import('../../workflows/maintenance.ts'),
         import('../../workflows/workflowIds.ts'),
       ]);
       await withSession(config, async (session) => {
@@ -69,13 +78,34 @@ export function registerScheduleCommand(program: Command): void {
               workflowType: pipelineWorkflow,
               taskQueue: session.taskQueue,
               workflowId: pipelineWorkflowId('sync', session.taskQueue),
-              args: [{ mode: 'sync', streams: opts.streams ?? config.streams, partitionConcurrency: config.partitionConcurrency, maxPagesPerBatch: Number(opts.maxPages), exportParquet: true, ...(config.shards.length ? { shards: config.shards } : {}) }],
+              args: [
+                {
+                  mode: 'sync',
+                  streams: opts.streams ?? config.streams,
+                  partitionConcurrency: config.partitionConcurrency,
+                  maxPagesPerBatch: Number(opts.maxPages),
+                  exportParquet: true,
+                  ...(opts.verify ? { verify: 'changed' } : {}),
+                  ...(config.shards.length ? { shards: config.shards } : {}),
+                },
+              ],
             },
           });
+          // The full verify reads every row: weekly by default, off the nightly path (docs/nights.md).
+          if (fullVerifyCron && !config.shards.length) {
+            await session.client.schedule.create({
+              scheduleId: `${opts.id}-full-verify`,
+              memo: { cron: fullVerifyCron },
+              spec: { cronExpressions: [fullVerifyCron] },
+              policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow },
+              action: { type: 'startWorkflow', workflowType: verifyWorkflow, taskQueue: session.taskQueue, workflowId: `${opts.id}-full-verify`, args: [{ mode: 'full' }] },
+            });
+          }
         } catch (error) {
           throw new UserError(`schedule create: ${(error as Error).message.split('\n')[0]}`);
         }
         process.stdout.write(`${describeSchedule(await session.client.schedule.getHandle(opts.id).describe())}\n`);
+        if (fullVerifyCron && !config.shards.length) process.stdout.write(`${describeSchedule(await session.client.schedule.getHandle(`${opts.id}-full-verify`).describe())}\n`);
       });
     });
 

@@ -48,6 +48,11 @@ export function parseSeed(value: string): number {
   return Number(value);
 }
 
+export function parseDriftStep(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`expected a world step (a non-negative integer), got "${value}"`);
+  return Number(value);
+}
+
 export function parseGrowth(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number of steps per second, got "${value}"`);
@@ -64,6 +69,8 @@ interface SimulatorCliOptions {
   keys?: string;
   fault?: string[];
   growth?: number;
+  drift?: number;
+  driftTypeChanges?: boolean;
 }
 
 /** Named in the help without loading the simulator; a test holds them equal to its own lists. */
@@ -83,6 +90,8 @@ export function registerSimulatorCommand(program: Command): void {
     .option('--keys <list>', 'API keys as key:tier[:revoked],...')
     .option('--fault <kind=prob>', `inject a fault (repeatable): ${FAULT_KINDS_HELP}`, (text: string, previous: string[] = []) => [...previous, text])
     .option('--growth <steps/s>', 'grow every chain by this many blocks per second', parseGrowth)
+    .option('--drift <step>', 'from this world step on, the API drifts: new fields, enum values, a vanished field, type changes, a new chain (docs/drift.md)', parseDriftStep)
+    .option('--no-drift-type-changes', 'drift without the type changes (which stop the partitions of one EVM chain)')
     .action(async (opts: SimulatorCliOptions, command: Command) => {
       const { loadSimulator } = await import('../simulatorLoader.ts');
       const { startSimulator, WORLD_SIZES, TIERS, FAULT_KINDS } = await loadSimulator();
@@ -100,6 +109,7 @@ export function registerSimulatorCommand(program: Command): void {
         rateLimits: opts.rateLimits !== false,
         faults,
         growth: opts.growth ? { stepsPerSecond: opts.growth } : undefined,
+        drift: opts.drift === undefined ? undefined : { fromStep: opts.drift, typeChanges: opts.driftTypeChanges !== false },
       });
       process.stdout.write(`simulator data API  ${sim.baseUrl}\nsimulator metrics   ${sim.metricsUrl}\n`);
       await untilStopped();

@@ -133,7 +133,7 @@ export function renderReport(data: ReportData): string {
   const totalRows = data.partitions.reduce((n, p) => n + Number(p.rows), 0);
   const complete = data.partitions.filter((p) => p.complete === true).length;
   const totalCu = data.cu.reduce((n, c) => n + c.cu, 0);
-  const checks = [...data.checks, ...(data.verifyFindings ?? []).map((f) => ({ check: `verify: ${f.check}`, ok: f.ok, detail: f.detail }))];
+  const checks: { check: string; ok: boolean; detail: string; warning?: boolean }[] = [...data.checks, ...(data.verifyFindings ?? []).map((f) => ({ check: `verify: ${f.check}`, ok: f.ok, detail: f.detail, warning: f.warning }))];
   const failing = checks.filter((c) => !c.ok).length;
   const cuNote = 'As recorded by the runs: every request charged its endpoint weight, retries and 429s included.';
   const cuPerStream = [...new Set(data.cu.map((c) => c.stream))].map((stream) => {
@@ -191,9 +191,15 @@ ${table(
 )}
 <h3>Gaps and checks</h3>
 <div class="table"><table><thead><tr><th>check</th><th>result</th><th>detail</th></tr></thead><tbody>
-${checks.map((c) => `<tr><td>${html(c.check)}</td><td class="${c.ok ? 'ok' : 'fail'}">${c.ok ? 'ok' : 'FAIL'}</td><td>${html(c.detail)}</td></tr>`).join('\n')}
+${checks.map((c) => `<tr><td>${html(c.check)}</td><td class="${c.ok ? 'ok' : 'fail'}">${c.ok ? (c.warning ? 'warn' : 'ok') : 'FAIL'}</td><td>${html(c.detail)}</td></tr>`).join('\n')}
 </tbody></table></div>
 ${data.verifyFindings ? '' : '<p class="note">Warehouse checks only; <code>glacier-etl verify</code> also compares against the API.</p>'}
+<h3>Schema drift</h3>
+${table(
+  [['stream', 'stream'], ['kind', 'kind'], ['path', 'JSON path'], ['count', 'seen'], ['first_run', 'first run'], ['last_run', 'last run'], ['sample', 'sample']],
+  data.drift ?? [],
+  { numeric: ['count'], empty: 'The API sent nothing the streams did not expect.', id: 'drift' },
+)}
 </section>
 
 <section id="activity">

@@ -25,6 +25,21 @@ QUALIFY row_number() OVER (
   ORDER BY (t.direction = 'consumed') DESC, (t.consuming_tx_hash IS NOT NULL) DESC, t.tx_hash, t.direction, t.item_index
 ) = 1;
 
+-- The partitions of the rows the update and the insert below change go to the next export
+-- (activities/warehouse/lakeKeys.ts): every derived row's, and the stored row's it replaces.
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
+SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT {lake_key:pn_utxos:d:network,blockchain_id:block_timestamp} AS k FROM _derived_utxos AS d
+  UNION
+  SELECT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}
+  FROM pn_utxos AS u, _derived_utxos AS d
+  WHERE u.network = d.network
+    AND u.blockchain_id = d.blockchain_id
+    AND u.utxo_id = d.utxo_id
+    AND u.consuming_tx_hash IS NULL
+    AND d.consuming_tx_hash IS NOT NULL
+);
+
 UPDATE pn_utxos AS u
 SET tx_hash = d.utxo_tx_hash,
     addresses = d.addresses,
@@ -113,3 +128,12 @@ SELECT x.network, x.alias, x.utxo_id, x.utxo_tx_hash, x.addresses, x.amount, x.a
        x.utxo_tx_hash, NULL, coalesce(x.locktime, x.platform_locktime), coalesce(x.timestamp, x.block_timestamp), x.group_id, x.payload, NULL, x.block_timestamp
 FROM exported AS x
 WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = x.network AND u.blockchain_id = x.alias AND u.utxo_id = x.utxo_id);
+
+-- The rows just derived for a destination chain are UTXOs the batch's transactions created: their
+-- partitions (and any other UTXO of those transactions, a harmless extra) go to the next export.
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
+SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k
+  FROM pn_utxos AS u, {stage} AS a
+  WHERE u.network = a.network AND u.tx_hash = a.tx_hash
+);

@@ -4,6 +4,29 @@
 -- its own shape (generic X/C rows have creation_tx_hash): a PChainUtxo gains the consuming block
 -- (number only from a P-chain spend), a generic Utxo consumingTxTimestamp and the credentials (which
 -- only an X/C-chain spend carries). consuming_block_timestamp is the spend's time in both shapes.
+-- The partitions of the rows the two updates change go to the next export (activities/warehouse/lakeKeys.ts):
+-- for pn_utxos both the stored row's and the one it takes from the spend (its block time may differ).
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
+SELECT 'pn_transaction_utxos', k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT {lake_key:pn_transaction_utxos:e:network,blockchain_id:block_timestamp} AS k
+  FROM pn_transaction_utxos AS e, {stage} AS c
+  WHERE c.direction = 'consumed'
+    AND e.direction = 'emitted'
+    AND e.network = c.network
+    AND e.utxo_id = c.utxo_id
+    AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash)
+);
+INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
+SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:c:network,blockchain_id:block_timestamp}]) AS k
+  FROM pn_utxos AS u, {stage} AS c
+  WHERE c.direction = 'consumed'
+    AND u.network = c.network
+    AND u.blockchain_id = c.blockchain_id
+    AND u.utxo_id = c.utxo_id
+    AND u.consuming_tx_hash IS DISTINCT FROM c.consuming_tx_hash
+);
+
 UPDATE pn_transaction_utxos AS e
 SET consuming_tx_hash = coalesce(c.consuming_tx_hash, c.tx_hash),
     consuming_block_number = CASE WHEN e.creation_tx_hash IS NULL THEN c.consuming_block_number END,

@@ -1,4 +1,4 @@
--- Generated from the stream catalog (activities/streams/) by activities/warehouse/renderDdl.ts. Do not edit by hand.
+-- Generated from the stream catalog (activities/streams/) by activities/streams/catalogDdl.ts. Do not edit by hand.
 -- Amounts: uint256 EVM values are VARCHAR (exact) plus a <name>_num DECIMAL(38,0) twin, NULL when the value has more
 -- than 38 digits; nAVAX and other primary-network amounts are HUGEINT; 64-bit counters UBIGINT/BIGINT; times are
 -- epoch seconds (BIGINT) as the API sends them. Nested objects are flattened to prefixed columns, string lists are
@@ -22,11 +22,13 @@ CREATE TABLE IF NOT EXISTS "evm_blocks" (
   "fees_spent_num"          DECIMAL(38,0),
   "cumulative_transactions" UBIGINT,
   "block_timestamp_ms"      BIGINT,
-  "block_min_delay_excess"  UBIGINT
+  "block_min_delay_excess"  UBIGINT,
+  "_extra"                  JSON
 );
 COMMENT ON TABLE "evm_blocks" IS 'EVM blocks (Block) of each configured chain, latest first; synced descending until the stored high-water mark.';
 ALTER TABLE "evm_blocks" ADD COLUMN IF NOT EXISTS "block_timestamp_ms" BIGINT;
 ALTER TABLE "evm_blocks" ADD COLUMN IF NOT EXISTS "block_min_delay_excess" UBIGINT;
+ALTER TABLE "evm_blocks" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_blocks"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_blocks"."base_fee" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."base_fee_num" IS 'wei; NULL when it does not fit 38 digits';
@@ -36,6 +38,7 @@ COMMENT ON COLUMN "evm_blocks"."fees_spent" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_blocks"."fees_spent_num" IS 'wei; NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "evm_blocks"."block_timestamp_ms" IS 'epoch milliseconds (blockTimestampMilliseconds); NULL before the Granite upgrade';
 COMMENT ON COLUMN "evm_blocks"."block_min_delay_excess" IS 'blockMinDelayExcess; NULL before the Granite upgrade';
+COMMENT ON COLUMN "evm_blocks"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_transactions" (
@@ -66,9 +69,11 @@ CREATE TABLE IF NOT EXISTS "evm_transactions" (
   "method_hash"      VARCHAR,
   "method_name"      VARCHAR,
   "value"            VARCHAR,
-  "value_num"        DECIMAL(38,0)
+  "value_num"        DECIMAL(38,0),
+  "_extra"           JSON
 );
-COMMENT ON TABLE "evm_transactions" IS 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions) and per-address lists (evm.address_transactions). from/to/method flattened to columns.';
+COMMENT ON TABLE "evm_transactions" IS 'EVM native transactions (NativeTransaction), from the chain-wide latest list (evm.transactions; evm.failed_transactions: its failed ones only) and per-address lists (evm.address_transactions). from/to/method flattened to columns.';
+ALTER TABLE "evm_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_transactions"."chain_id" IS 'chainId (falls back to the partition chain)';
 COMMENT ON COLUMN "evm_transactions"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_transactions"."tx_status" IS 'as sent (e.g. 1 / 0)';
@@ -89,16 +94,20 @@ COMMENT ON COLUMN "evm_transactions"."method_hash" IS 'method.methodHash';
 COMMENT ON COLUMN "evm_transactions"."method_name" IS 'method.methodName';
 COMMENT ON COLUMN "evm_transactions"."value" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_transactions"."value_num" IS 'wei; NULL when it does not fit 38 digits';
+COMMENT ON COLUMN "evm_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_address_transactions" (
   "chain_id"     VARCHAR NOT NULL,
   "address"      VARCHAR NOT NULL,
   "tx_hash"      VARCHAR NOT NULL,
-  "block_number" UBIGINT
+  "block_number" UBIGINT,
+  "_extra"       JSON
 );
 COMMENT ON TABLE "evm_address_transactions" IS 'Which configured address each EVM transaction was listed for (link to evm_transactions).';
+ALTER TABLE "evm_address_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_address_transactions"."address" IS 'the listed address as configured';
+COMMENT ON COLUMN "evm_address_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, contract_address, tx_hash, log_index, token_id); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
@@ -149,10 +158,12 @@ CREATE TABLE IF NOT EXISTS "evm_token_transfers" (
   "nft_metadata_attributes"             VARCHAR,
   "nft_metadata_decimals"               INTEGER,
   "nft_metadata_properties"             VARCHAR,
-  "token_id"                            VARCHAR NOT NULL
+  "token_id"                            VARCHAR NOT NULL,
+  "_extra"                              JSON
 );
 COMMENT ON TABLE "evm_token_transfers" IS 'Token transfers of each configured contract (Erc transfer). erc20Token flattened to erc20_token_*; ERC-721/1155 contracts send erc721Token/erc1155Token, flattened to nft_token_* and nft_metadata_*; token_standard says which object was present.';
 ALTER TABLE "evm_token_transfers" ADD COLUMN IF NOT EXISTS "token_id" VARCHAR;
+ALTER TABLE "evm_token_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 UPDATE "evm_token_transfers" SET "token_id" = coalesce(nft_token_id, '') WHERE "token_id" IS NULL;
 COMMENT ON COLUMN "evm_token_transfers"."contract_address" IS 'the configured contract (partition)';
 COMMENT ON COLUMN "evm_token_transfers"."block_timestamp" IS 'epoch seconds';
@@ -176,6 +187,7 @@ COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_attributes" IS 'ERC-721 on
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_token_transfers"."nft_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_token_transfers"."token_id" IS 'key part: the entry''s token id (ERC-721/1155), '''' for ERC-20 (one entry per log)';
+COMMENT ON COLUMN "evm_token_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_native_balances" (
@@ -192,9 +204,11 @@ CREATE TABLE IF NOT EXISTS "evm_native_balances" (
   "balance"                VARCHAR,
   "balance_num"            DECIMAL(38,0),
   "balance_value_currency" VARCHAR,
-  "balance_value_value"    VARCHAR
+  "balance_value_value"    VARCHAR,
+  "_extra"                 JSON
 );
 COMMENT ON TABLE "evm_native_balances" IS 'Native token balance (NativeTokenBalance) of each configured EVM address per snapshot (snapshot_at = run snapshot time, epoch seconds); from balances:getNative and the nativeTokenBalance of the ERC balance pages.';
+ALTER TABLE "evm_native_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_native_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_native_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "evm_native_balances"."token_chain_id" IS 'nativeTokenBalance.chainId';
@@ -204,6 +218,7 @@ COMMENT ON COLUMN "evm_native_balances"."balance" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_native_balances"."balance_num" IS 'wei; NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "evm_native_balances"."balance_value_currency" IS 'balance_value.currencyCode';
 COMMENT ON COLUMN "evm_native_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
+COMMENT ON COLUMN "evm_native_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, token_address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
@@ -223,9 +238,11 @@ CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
   "balance_num"            DECIMAL(38,0),
   "balance_value_currency" VARCHAR,
   "balance_value_value"    VARCHAR,
-  "token_reputation"       VARCHAR
+  "token_reputation"       VARCHAR,
+  "_extra"                 JSON
 );
 COMMENT ON TABLE "evm_erc20_balances" IS 'ERC-20 balances (Erc20TokenBalance) of each configured address per snapshot; token fields flattened to token_*.';
+ALTER TABLE "evm_erc20_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_erc20_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc20_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc20_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
@@ -237,6 +254,7 @@ COMMENT ON COLUMN "evm_erc20_balances"."balance_num" IS 'token smallest unit; NU
 COMMENT ON COLUMN "evm_erc20_balances"."balance_value_currency" IS 'balance_value.currencyCode';
 COMMENT ON COLUMN "evm_erc20_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
 COMMENT ON COLUMN "evm_erc20_balances"."token_reputation" IS 'Malicious, Benign or NULL; other values as sent';
+COMMENT ON COLUMN "evm_erc20_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
@@ -262,9 +280,11 @@ CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
   "metadata_background"             VARCHAR,
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
-  "metadata_properties"             VARCHAR
+  "metadata_properties"             VARCHAR,
+  "_extra"                          JSON
 );
 COMMENT ON TABLE "evm_erc721_balances" IS 'ERC-721 tokens held (Erc721TokenBalance) by each configured address per snapshot; metadata flattened to metadata_*.';
+ALTER TABLE "evm_erc721_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_erc721_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc721_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc721_balances"."token_id" IS 'uint256 token id, exact text';
@@ -272,6 +292,7 @@ COMMENT ON COLUMN "evm_erc721_balances"."snapshot_at" IS 'epoch seconds of the r
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_erc721_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
@@ -296,9 +317,11 @@ CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
   "metadata_background"             VARCHAR,
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
-  "metadata_properties"             VARCHAR
+  "metadata_properties"             VARCHAR,
+  "_extra"                          JSON
 );
 COMMENT ON TABLE "evm_erc1155_balances" IS 'ERC-1155 balances (Erc1155TokenBalance) of each configured address per snapshot; metadata flattened to metadata_*.';
+ALTER TABLE "evm_erc1155_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_erc1155_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc1155_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc1155_balances"."token_id" IS 'uint256 token id, exact text';
@@ -308,6 +331,7 @@ COMMENT ON COLUMN "evm_erc1155_balances"."balance_num" IS 'token units; NULL whe
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_erc1155_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "evm_transaction_details" (
@@ -354,9 +378,11 @@ CREATE TABLE IF NOT EXISTS "evm_transaction_details" (
   "network_token_current_price_currency"    VARCHAR,
   "network_token_current_price_value"       VARCHAR,
   "network_token_historical_price_currency" VARCHAR,
-  "network_token_historical_price_value"    VARCHAR
+  "network_token_historical_price_value"    VARCHAR,
+  "_extra"                                  JSON
 );
 COMMENT ON TABLE "evm_transaction_details" IS 'Single-transaction view (Transaction detail) of each configured tx hash: nativeTransaction columns plus input and EIP-1559 fees, and networkTokenDetails flattened to network_token_*. Lists go to evm_internal_transactions, evm_tx_erc20_transfers, evm_tx_erc721_transfers, evm_tx_erc1155_transfers; teleporterMessageInfo to evm_teleporter_messages.';
+ALTER TABLE "evm_transaction_details" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_transaction_details"."chain_id" IS 'chainId (falls back to the partition chain)';
 COMMENT ON COLUMN "evm_transaction_details"."block_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "evm_transaction_details"."tx_status" IS 'as sent (e.g. 1 / 0)';
@@ -388,6 +414,7 @@ COMMENT ON COLUMN "evm_transaction_details"."network_token_current_price_currenc
 COMMENT ON COLUMN "evm_transaction_details"."network_token_current_price_value" IS 'network_token_current_price.value, exact decimal text';
 COMMENT ON COLUMN "evm_transaction_details"."network_token_historical_price_currency" IS 'network_token_historical_price.currencyCode';
 COMMENT ON COLUMN "evm_transaction_details"."network_token_historical_price_value" IS 'network_token_historical_price.value, exact decimal text';
+COMMENT ON COLUMN "evm_transaction_details"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, trace_index)
 CREATE TABLE IF NOT EXISTS "evm_internal_transactions" (
@@ -409,9 +436,11 @@ CREATE TABLE IF NOT EXISTS "evm_internal_transactions" (
   "value_num"        DECIMAL(38,0),
   "is_reverted"      BOOLEAN,
   "gas_used"         UBIGINT,
-  "gas_limit"        UBIGINT
+  "gas_limit"        UBIGINT,
+  "_extra"           JSON
 );
 COMMENT ON TABLE "evm_internal_transactions" IS 'internalTransactions of a transaction detail; trace_index = position in the list.';
+ALTER TABLE "evm_internal_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_internal_transactions"."trace_index" IS 'position in internalTransactions';
 COMMENT ON COLUMN "evm_internal_transactions"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_internal_transactions"."from_name" IS 'from.name';
@@ -426,6 +455,7 @@ COMMENT ON COLUMN "evm_internal_transactions"."to_logo_uri" IS 'to.logoUri';
 COMMENT ON COLUMN "evm_internal_transactions"."internal_tx_type" IS 'as sent';
 COMMENT ON COLUMN "evm_internal_transactions"."value" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_internal_transactions"."value_num" IS 'wei; NULL when it does not fit 38 digits';
+COMMENT ON COLUMN "evm_internal_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc20_transfers" (
@@ -452,9 +482,11 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc20_transfers" (
   "token_logo_uri"       VARCHAR,
   "token_erc_type"       VARCHAR,
   "token_price_currency" VARCHAR,
-  "token_price_value"    VARCHAR
+  "token_price_value"    VARCHAR,
+  "_extra"               JSON
 );
 COMMENT ON TABLE "evm_tx_erc20_transfers" IS 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc20_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."from_name" IS 'from.name';
@@ -470,6 +502,7 @@ COMMENT ON COLUMN "evm_tx_erc20_transfers"."value" IS 'token smallest unit; exac
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."value_num" IS 'token smallest unit; NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_currency" IS 'token_price.currencyCode';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_value" IS 'token_price.value, exact decimal text';
+COMMENT ON COLUMN "evm_tx_erc20_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc721_transfers" (
@@ -505,9 +538,11 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc721_transfers" (
   "token_metadata_properties"             VARCHAR,
   "token_name"                            VARCHAR,
   "token_symbol"                          VARCHAR,
-  "token_owner_address"                   VARCHAR
+  "token_owner_address"                   VARCHAR,
+  "_extra"                                JSON
 );
 COMMENT ON TABLE "evm_tx_erc721_transfers" IS 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc721_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."from_name" IS 'from.name';
@@ -523,6 +558,7 @@ COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_id" IS 'uint256 token id, exa
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_tx_erc721_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
 CREATE TABLE IF NOT EXISTS "evm_tx_erc1155_transfers" (
@@ -557,9 +593,11 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc1155_transfers" (
   "token_metadata_background"             VARCHAR,
   "token_metadata_attributes"             VARCHAR,
   "token_metadata_decimals"               INTEGER,
-  "token_metadata_properties"             VARCHAR
+  "token_metadata_properties"             VARCHAR,
+  "_extra"                                JSON
 );
 COMMENT ON TABLE "evm_tx_erc1155_transfers" IS 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc1155_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."from_name" IS 'from.name';
@@ -577,6 +615,7 @@ COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_id" IS 'uint256 token id, ex
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_tx_erc1155_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "evm_teleporter_messages" (
@@ -585,10 +624,13 @@ CREATE TABLE IF NOT EXISTS "evm_teleporter_messages" (
   "teleporter_message_id" VARCHAR,
   "direction"             VARCHAR,
   "source_chain_id"       VARCHAR,
-  "destination_chain_id"  VARCHAR
+  "destination_chain_id"  VARCHAR,
+  "_extra"                JSON
 );
 COMMENT ON TABLE "evm_teleporter_messages" IS 'teleporterMessageInfo of a transaction detail (one per transaction when present).';
+ALTER TABLE "evm_teleporter_messages" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_teleporter_messages"."direction" IS 'as sent';
+COMMENT ON COLUMN "evm_teleporter_messages"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, token_id)
 CREATE TABLE IF NOT EXISTS "evm_nft_tokens" (
@@ -612,15 +654,18 @@ CREATE TABLE IF NOT EXISTS "evm_nft_tokens" (
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
   "metadata_properties"             VARCHAR,
-  "last_seen_at"                    BIGINT
+  "last_seen_at"                    BIGINT,
+  "_extra"                          JSON
 );
 COMMENT ON TABLE "evm_nft_tokens" IS 'NFT token details (Erc721Token shape) of each configured (contract, tokenId); metadata flattened to metadata_*; last_seen_at = snapshot of the run that read it.';
+ALTER TABLE "evm_nft_tokens" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "evm_nft_tokens"."address" IS 'contract address';
 COMMENT ON COLUMN "evm_nft_tokens"."token_id" IS 'uint256 token id, exact text';
 COMMENT ON COLUMN "evm_nft_tokens"."metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_nft_tokens"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_nft_tokens"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_nft_tokens"."last_seen_at" IS 'epoch seconds of the run snapshot';
+COMMENT ON COLUMN "evm_nft_tokens"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, tx_hash); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transactions" (
@@ -661,10 +706,12 @@ CREATE TABLE IF NOT EXISTS "pn_transactions" (
   "evm_outputs"                           JSON,
   "asset_created"                         JSON,
   "consumed_utxo_count"                   INTEGER,
-  "emitted_utxo_count"                    INTEGER
+  "emitted_utxo_count"                    INTEGER,
+  "_extra"                                JSON
 );
 COMMENT ON TABLE "pn_transactions" IS 'Primary-network transactions (PrimaryNetworkTransaction). Objects flattened (l1_validator_manager_*, subnet_owner_*, bls_*, blockchain_*); genesis data, X-chain vertices and C-chain evmInputs/evmOutputs/assetCreated as JSON. Lists in child tables: pn_transaction_utxos (consumed/emitted), pn_transaction_amounts (value, burned, staked, L1 balance burned, unlocked, created), pn_l1_validator_details.';
 ALTER TABLE "pn_transactions" ADD COLUMN IF NOT EXISTS "genesis_data_text" VARCHAR;
+ALTER TABLE "pn_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_transactions"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transactions"."tx_type" IS 'PrimaryNetworkTxType as sent';
 COMMENT ON COLUMN "pn_transactions"."block_timestamp" IS 'epoch seconds (X-chain: timestamp)';
@@ -686,6 +733,7 @@ COMMENT ON COLUMN "pn_transactions"."evm_outputs" IS 'C-chain ImportTx: list of 
 COMMENT ON COLUMN "pn_transactions"."asset_created" IS 'X-chain CreateAssetTx: XChainAssetDetails';
 COMMENT ON COLUMN "pn_transactions"."consumed_utxo_count" IS 'rows in pn_transaction_utxos with direction consumed';
 COMMENT ON COLUMN "pn_transactions"."emitted_utxo_count" IS 'rows in pn_transaction_utxos with direction emitted';
+COMMENT ON COLUMN "pn_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, tx_hash, direction, item_index)
 CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
@@ -727,9 +775,11 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "timestamp"                 BIGINT,
   "group_id"                  INTEGER,
   "payload"                   VARCHAR,
-  "credentials"               JSON
+  "credentials"               JSON,
+  "_extra"                    JSON
 );
 COMMENT ON TABLE "pn_transaction_utxos" IS 'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).';
+ALTER TABLE "pn_transaction_utxos" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_transaction_utxos"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transaction_utxos"."direction" IS 'consumed or emitted';
 COMMENT ON COLUMN "pn_transaction_utxos"."item_index" IS 'position in the list';
@@ -754,6 +804,7 @@ COMMENT ON COLUMN "pn_transaction_utxos"."timestamp" IS 'X/C-chain Utxo as sent 
 COMMENT ON COLUMN "pn_transaction_utxos"."group_id" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_transaction_utxos"."payload" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_transaction_utxos"."credentials" IS 'X/C-chain Utxo: list of {signature, publicKey}';
+COMMENT ON COLUMN "pn_transaction_utxos"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, tx_hash, kind, item_index); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transaction_amounts" (
@@ -768,11 +819,14 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_amounts" (
   "asset_symbol"       VARCHAR,
   "asset_denomination" INTEGER,
   "asset_type"         VARCHAR,
-  "amount"             HUGEINT
+  "amount"             HUGEINT,
+  "_extra"             JSON
 );
 COMMENT ON TABLE "pn_transaction_amounts" IS 'AssetAmount lists of each primary-network transaction: kind = value, amount_burned, amount_staked, amount_l1_validator_balance_burned, amount_unlocked, amount_created.';
+ALTER TABLE "pn_transaction_amounts" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_transaction_amounts"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transaction_amounts"."amount" IS 'smallest unit (nAVAX for AVAX)';
+COMMENT ON COLUMN "pn_transaction_amounts"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, tx_hash, item_index); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_l1_validator_details" (
@@ -788,14 +842,17 @@ CREATE TABLE IF NOT EXISTS "pn_l1_validator_details" (
   "weight"            UBIGINT,
   "remaining_balance" HUGEINT,
   "balance_change"    HUGEINT,
-  "bls_credentials"   JSON
+  "bls_credentials"   JSON,
+  "_extra"            JSON
 );
 COMMENT ON TABLE "pn_l1_validator_details" IS 'l1ValidatorDetails of each primary-network transaction (L1ValidatorDetail; blsCredentials as JSON: its contents are not specified).';
 ALTER TABLE "pn_l1_validator_details" ALTER COLUMN "weight" SET DATA TYPE UBIGINT;
+ALTER TABLE "pn_l1_validator_details" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_l1_validator_details"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_l1_validator_details"."weight" IS 'uint64, exact (sent as a JSON number, above 2^53 included)';
 COMMENT ON COLUMN "pn_l1_validator_details"."remaining_balance" IS 'nAVAX (uint64, exact)';
 COMMENT ON COLUMN "pn_l1_validator_details"."balance_change" IS 'nAVAX (uint64, exact)';
+COMMENT ON COLUMN "pn_l1_validator_details"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, address_set, tx_hash); merges also match on block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_address_transactions" (
@@ -803,11 +860,14 @@ CREATE TABLE IF NOT EXISTS "pn_address_transactions" (
   "blockchain_id"   VARCHAR NOT NULL,
   "tx_hash"         VARCHAR NOT NULL,
   "address_set"     VARCHAR NOT NULL,
-  "block_timestamp" BIGINT
+  "block_timestamp" BIGINT,
+  "_extra"          JSON
 );
 COMMENT ON TABLE "pn_address_transactions" IS 'Which configured address set each primary-network transaction was listed for (link to pn_transactions).';
+ALTER TABLE "pn_address_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_address_transactions"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_address_transactions"."address_set" IS 'sorted configured addresses, comma-joined';
+COMMENT ON COLUMN "pn_address_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, utxo_id)
 CREATE TABLE IF NOT EXISTS "pn_utxos" (
@@ -847,9 +907,11 @@ CREATE TABLE IF NOT EXISTS "pn_utxos" (
   "group_id"                  INTEGER,
   "payload"                   VARCHAR,
   "credentials"               JSON,
-  "last_seen_at"              BIGINT
+  "last_seen_at"              BIGINT,
+  "_extra"                    JSON
 );
 COMMENT ON TABLE "pn_utxos" IS 'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain, and exports to the X/C-chain, from the transactions (emitted/consumed) and lists only exports to the P-chain not imported yet. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).';
+ALTER TABLE "pn_utxos" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_utxos"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_utxos"."addresses" IS 'owner addresses (LIST)';
 COMMENT ON COLUMN "pn_utxos"."amount" IS 'smallest unit (nAVAX for AVAX); X/C-chain: asset.amount';
@@ -873,6 +935,7 @@ COMMENT ON COLUMN "pn_utxos"."group_id" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_utxos"."payload" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_utxos"."credentials" IS 'X/C-chain Utxo: list of {signature, publicKey}';
 COMMENT ON COLUMN "pn_utxos"."last_seen_at" IS 'epoch seconds of the run snapshot';
+COMMENT ON COLUMN "pn_utxos"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, address_set, snapshot_at, kind, item_index)
 CREATE TABLE IF NOT EXISTS "pn_balances" (
@@ -890,15 +953,18 @@ CREATE TABLE IF NOT EXISTS "pn_balances" (
   "amount"               HUGEINT,
   "utxo_count"           INTEGER,
   "shared_with_chain_id" VARCHAR,
-  "status"               VARCHAR
+  "status"               VARCHAR,
+  "_extra"               JSON
 );
 COMMENT ON TABLE "pn_balances" IS 'Balances of each configured address set per chain and snapshot: one row per (balance kind, entry). kind is the Balances key (unlockedUnstaked, unlockedStaked, lockedPlatform, lockedStakeable, lockedStaked, pendingStaked, atomicMemoryUnlocked, atomicMemoryLocked; X-chain locked/unlocked).';
+ALTER TABLE "pn_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_balances"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_balances"."address_set" IS 'sorted configured addresses, comma-joined';
 COMMENT ON COLUMN "pn_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "pn_balances"."amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_balances"."shared_with_chain_id" IS 'atomic memory entries';
 COMMENT ON COLUMN "pn_balances"."status" IS 'atomic memory entries';
+COMMENT ON COLUMN "pn_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, node_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "pn_validators" (
@@ -928,11 +994,13 @@ CREATE TABLE IF NOT EXISTS "pn_validators" (
   "remove_timestamp"         BIGINT,
   "last_seen_at"             BIGINT,
   "avalanche_go_version"     VARCHAR,
-  "delegation_capacity"      HUGEINT
+  "delegation_capacity"      HUGEINT,
+  "_extra"                   JSON
 );
 COMMENT ON TABLE "pn_validators" IS 'Validations (Validator) of each network, every uptime, current state; upserted by (network, node_id, tx_hash); a sync reads only validations that can have changed (active, pending, newly final), so last_seen_at is the last run that listed the row. Per-status fields of the public service (active: stake_percentage, delegator_count, amount_delegated, uptime_performance, avalanche_go_version, delegation_capacity, potential_rewards, validator_health, geolocation; completed: delegator_count, amount_delegated, rewards; removed: remove_tx_hash, remove_timestamp; pending: common fields only) are NULL where the status does not carry them. blsCredentials and rewards flattened; potentialRewards, validatorHealth, geolocation as JSON. History of validation_status in pn_validator_status_history.';
 ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "avalanche_go_version" VARCHAR;
 ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "delegation_capacity" HUGEINT;
+ALTER TABLE "pn_validators" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_validators"."tx_hash" IS 'staking tx; empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_validators"."validation_status" IS 'completed, active, pending, removed; other values as sent';
 COMMENT ON COLUMN "pn_validators"."amount_staked" IS 'nAVAX';
@@ -953,6 +1021,7 @@ COMMENT ON COLUMN "pn_validators"."remove_timestamp" IS 'removed';
 COMMENT ON COLUMN "pn_validators"."last_seen_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "pn_validators"."avalanche_go_version" IS 'active: e.g. avalanchego/1.13.0';
 COMMENT ON COLUMN "pn_validators"."delegation_capacity" IS 'active: nAVAX that may still be delegated';
+COMMENT ON COLUMN "pn_validators"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, node_id, tx_hash, valid_from)
 CREATE TABLE IF NOT EXISTS "pn_validator_status_history" (
@@ -962,11 +1031,14 @@ CREATE TABLE IF NOT EXISTS "pn_validator_status_history" (
   "valid_from"        BIGINT NOT NULL,
   "valid_to"          BIGINT,
   "validation_status" VARCHAR,
-  "subnet_id"         VARCHAR
+  "subnet_id"         VARCHAR,
+  "_extra"            JSON
 );
 COMMENT ON TABLE "pn_validator_status_history" IS 'SCD2 history of validation_status per validation: a row per status period; valid_from = snapshot that first saw it, valid_to = snapshot that saw it change (NULL = current).';
+ALTER TABLE "pn_validator_status_history" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_validator_status_history"."valid_from" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_validator_status_history"."valid_to" IS 'epoch seconds; NULL while current';
+COMMENT ON COLUMN "pn_validator_status_history"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, tx_hash, utxo_id)
 CREATE TABLE IF NOT EXISTS "pn_rewards" (
@@ -988,9 +1060,11 @@ CREATE TABLE IF NOT EXISTS "pn_rewards" (
   "reward_amount"                    HUGEINT,
   "reward_historical_price_currency" VARCHAR,
   "reward_historical_price_value"    VARCHAR,
-  "reward_tx_hash"                   VARCHAR
+  "reward_tx_hash"                   VARCHAR,
+  "_extra"                           JSON
 );
 COMMENT ON TABLE "pn_rewards" IS 'Historical staking rewards (HistoricalReward); reward (RewardAmount) flattened to reward_* with its historicalPrice as reward_historical_price_*.';
+ALTER TABLE "pn_rewards" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_rewards"."tx_hash" IS 'staking tx';
 COMMENT ON COLUMN "pn_rewards"."utxo_id" IS 'reward UTXO; empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_rewards"."reward_type" IS 'VALIDATOR, DELEGATOR, VALIDATOR_FEE; other values as sent';
@@ -999,6 +1073,7 @@ COMMENT ON COLUMN "pn_rewards"."end_timestamp" IS 'epoch seconds (reward time)';
 COMMENT ON COLUMN "pn_rewards"."reward_amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_rewards"."reward_historical_price_currency" IS 'reward_historical_price.currencyCode';
 COMMENT ON COLUMN "pn_rewards"."reward_historical_price_value" IS 'reward_historical_price.value, exact decimal text';
+COMMENT ON COLUMN "pn_rewards"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, tx_hash, reward_type, snapshot_at)
 CREATE TABLE IF NOT EXISTS "pn_pending_rewards" (
@@ -1017,14 +1092,17 @@ CREATE TABLE IF NOT EXISTS "pn_pending_rewards" (
   "estimated_reward_asset_symbol"       VARCHAR,
   "estimated_reward_asset_denomination" INTEGER,
   "estimated_reward_asset_type"         VARCHAR,
-  "estimated_reward_amount"             HUGEINT
+  "estimated_reward_amount"             HUGEINT,
+  "_extra"                              JSON
 );
 COMMENT ON TABLE "pn_pending_rewards" IS 'Pending staking rewards (PendingReward) per snapshot; estimatedReward flattened to estimated_reward_*.';
+ALTER TABLE "pn_pending_rewards" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_pending_rewards"."tx_hash" IS 'staking tx';
 COMMENT ON COLUMN "pn_pending_rewards"."reward_type" IS 'empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_pending_rewards"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "pn_pending_rewards"."amount_staked" IS 'nAVAX';
 COMMENT ON COLUMN "pn_pending_rewards"."estimated_reward_amount" IS 'smallest unit (nAVAX for AVAX)';
+COMMENT ON COLUMN "pn_pending_rewards"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, vertex_hash)
 CREATE TABLE IF NOT EXISTS "pn_vertices" (
@@ -1037,12 +1115,15 @@ CREATE TABLE IF NOT EXISTS "pn_vertices" (
   "vertex_timestamp"  BIGINT,
   "tx_count"          INTEGER,
   "transactions"      VARCHAR[],
-  "vertex_size_bytes" INTEGER
+  "vertex_size_bytes" INTEGER,
+  "_extra"            JSON
 );
 COMMENT ON TABLE "pn_vertices" IS 'X-chain vertices (Vertex), latest first; parentHashes and transactions as LIST columns.';
+ALTER TABLE "pn_vertices" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 COMMENT ON COLUMN "pn_vertices"."blockchain_id" IS 'x-chain';
 COMMENT ON COLUMN "pn_vertices"."vertex_timestamp" IS 'epoch seconds';
 COMMENT ON COLUMN "pn_vertices"."transactions" IS 'tx ids';
+COMMENT ON COLUMN "pn_vertices"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, contract_address, threshold, snapshot_at, address)
 CREATE TABLE IF NOT EXISTS "metrics_holders" (
@@ -1052,14 +1133,17 @@ CREATE TABLE IF NOT EXISTS "metrics_holders" (
   "snapshot_at"      BIGINT NOT NULL,
   "address"          VARCHAR NOT NULL,
   "sort_key"         VARCHAR,
-  "sort_key_num"     DECIMAL(38,0)
+  "sort_key_num"     DECIMAL(38,0),
+  "_extra"           JSON
 );
 COMMENT ON TABLE "metrics_holders" IS 'Holders of each configured contract above the chain holderThreshold (Holder entry), per snapshot.';
 ALTER TABLE "metrics_holders" ALTER COLUMN "sort_key" SET DATA TYPE VARCHAR;
 ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "sort_key_num" DECIMAL(38,0);
+ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "_extra" JSON;
 UPDATE "metrics_holders" SET "sort_key_num" = TRY_CAST(sort_key AS DECIMAL(38,0)) WHERE "sort_key_num" IS NULL;
 COMMENT ON COLUMN "metrics_holders"."threshold" IS 'minimum balance, decimal text as requested';
 COMMENT ON COLUMN "metrics_holders"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "metrics_holders"."address" IS 'holder';
 COMMENT ON COLUMN "metrics_holders"."sort_key" IS 'sortKey: the holder''s balance (token smallest unit); exact decimal text';
 COMMENT ON COLUMN "metrics_holders"."sort_key_num" IS 'sortKey: the holder''s balance (token smallest unit); NULL when it does not fit 38 digits';
+COMMENT ON COLUMN "metrics_holders"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';

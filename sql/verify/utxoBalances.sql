@@ -3,9 +3,18 @@
 -- and were unspent at the snapshot time must add up to every balance kind, atomic memory included
 -- (UTXOs exported to this chain and not yet imported are listed for it too). The latest snapshot is
 -- the last finished walk of the address set, an empty one included (its balance is then 0).
-WITH latest AS (
-  SELECT network, blockchain_id, address_set, snapshot_at
-  FROM v_pn_balances_latest_walks
+-- $1: epoch seconds; only address sets with a balances walk finished since then are checked (0: all;
+-- nightly verify passes the time of the last verify without problems).
+WITH touched AS (
+  SELECT DISTINCT params->>'network' AS network, params->>'blockchainId' AS blockchain_id,
+         array_to_string(CAST(params->'addresses' AS VARCHAR[]), ',') AS address_set
+  FROM _glacier_snapshot_walks
+  WHERE stream = 'pn.balances' AND completed_at >= to_timestamp($1)
+),
+latest AS (
+  SELECT l.network, l.blockchain_id, l.address_set, l.snapshot_at
+  FROM v_pn_balances_latest_walks l
+  SEMI JOIN touched t ON t.network = l.network AND t.blockchain_id = l.blockchain_id AND t.address_set = l.address_set
 ),
 balance AS (
   SELECT b.network, b.blockchain_id, b.address_set, b.asset_id, sum(b.amount) AS amount

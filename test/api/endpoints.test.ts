@@ -25,6 +25,7 @@ const cases = [
   [endpoints.evm.listLatestTransactions, { chainId: '43114', status: 'failed' }, 'GET /v1/chains/43114/transactions?status=failed', 20, 'transactions'],
   [endpoints.evm.getTransaction, { chainId: '43114', txHash: '0xff' }, 'GET /v1/chains/43114/transactions/0xff', 20, undefined],
   [endpoints.evm.listBlocks, { chainId: '43114', pageSize: 100 }, 'GET /v1/chains/43114/blocks?pageSize=100', 10, 'blocks'],
+  [endpoints.evm.listChains, {}, 'GET /v1/chains', 1, undefined],
   [endpoints.evm.getNftToken, { ...evm, tokenId: '5' }, 'GET /v1/chains/43114/nfts/collections/0xabc/tokens/5', 20, undefined],
   [endpoints.metrics.listHolders, { ...evm, threshold: '1' }, 'GET /v2/chains/43114/contracts/0xabc/balances?threshold=1', 100, 'addresses'],
   [endpoints.signatureAggregation.aggregateSignatures, { network: 'fuji', justification: '0x00' }, 'POST /v1/signatureAggregator/fuji/aggregateSignatures', 100, undefined],

@@ -6,7 +6,7 @@ import { numberText } from '../../activities/api/schemas/fields.ts';
 
 /**
  * Money.value: the interface sends a decimal string, the public service a JSON number. The client
- * takes both and keeps the exact decimal text either way (README: the simulator keeps the string).
+ * takes both and keeps the exact decimal text either way (tools/simulator/README.md: the simulator keeps the string).
  */
 const parse = (text: string) => Money.parse(parseJsonLossless(text)).value;
 

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumExecutable } from '../helpers/chromium.ts';
 import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
 import { runCli } from '../helpers/runCli.ts';
 import { REPORT_CHARTS } from '../../cli/report/renderReport.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 /** What a Chart.js instance on the page holds and drew, read inside the browser. */
@@ -39,7 +39,8 @@ describe('glacier-etl report, opened in headless Chromium', () => {
   let reportPath: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+    // First, so a missing browser fails before the pipeline runs.
+    const executablePath = await chromiumExecutable();
     h = await startPipelineHarness();
     const dataDir = h.config.dataDir;
     const backfill = await h.run({ mode: 'backfill' });
@@ -58,7 +59,7 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     expect(cli.stdout).toMatch(/^report: .*report\.html \(\d+ KiB\)\n$/);
     query = (sql) => h.runtime.warehouse.query(sql);
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
   });

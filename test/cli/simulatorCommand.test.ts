@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from 'commander';
 import { runCli } from '../helpers/runCli.ts';
 import { cliArgv } from '../helpers/cliEntry.ts';
-import { FAULT_KINDS_HELP, SIZE_NAMES_HELP, parseFault, parseGrowth, parseKeys, parseSeed, parseSize } from '../../cli/commands/simulator.ts';
+import { FAULT_KINDS_HELP, SIZE_NAMES_HELP, parseDriftStep, parseFault, parseGrowth, parseKeys, parseSeed, parseSize } from '../../cli/commands/simulator.ts';
 import { parseDemoSize } from '../../cli/commands/demo.ts';
 import { FAULT_KINDS, TIERS, WORLD_SIZES } from '../../tools/simulator/index.ts';
 
@@ -16,11 +16,12 @@ describe('glacier-etl simulator', () => {
   it('rejects bad values with InvalidArgumentError messages', () => {
     for (const [parse, value] of [
       [size, 'huge'], [size, 'evmBlocks=ten'], [size, 'planets=3'], [keys, 'k1:platinum'], [keys, 'k1'],
-      [fault, 'meteor=0.5'], [fault, 'http500=2'], [fault, 'http500'], [parseGrowth, '0'], [parseGrowth, 'fast'], [parseSeed, '-4'],
+      [fault, 'meteor=0.5'], [fault, 'http500=2'], [fault, 'http500'], [parseGrowth, '0'], [parseGrowth, 'fast'], [parseSeed, '-4'], [parseDriftStep, '-1'], [parseDriftStep, 'soon'],
       [(v: string) => parseDemoSize(v, WORLD_SIZES), 'huge'],
     ] as [(v: string) => unknown, string][]) {
       expect(() => parse(value), value).toThrow(InvalidArgumentError);
     }
+    expect(parseDriftStep('100')).toBe(100);
     expect(size('evmBlocks=10_000_000,maxTxsPerBlock=3')).toEqual({ evmBlocks: 10_000_000, maxTxsPerBlock: 3 });
     expect(keys('a:free,b:pro:revoked')).toEqual([{ key: 'a', tier: 'free', revoked: false }, { key: 'b', tier: 'pro', revoked: true }]);
     expect(fault('reset=0.25', { http500: 0.1 })).toEqual({ http500: 0.1, reset: 0.25 });

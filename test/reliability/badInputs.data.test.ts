@@ -11,6 +11,7 @@ import { createSyncCore, type SyncCore } from '../../activities/sync/index.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';
+import { allTables } from '../../activities/streams/catalog.ts';
 import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 
@@ -318,7 +319,7 @@ describe('odd identifiers and paths', () => {
     await drain(r.core, r.partition);
     expect((await r.warehouse.query('SELECT chain_id FROM evm_blocks ORDER BY block_number')).map((x) => x.chain_id)).toEqual(['/abs/path', '..', '../../../escape']);
     const outDir = join(r.dir, 'nest', 'out');
-    await exportParquet(r.warehouse, outDir, { tables: ['evm_blocks'] });
+    await exportParquet(r.warehouse, allTables(), outDir, { tables: ['evm_blocks'] });
     const files: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk : (f: string) => files.push(f))(join(d, e.name));

@@ -13,7 +13,7 @@ import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { parquetDir, warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
-import { STREAMS } from '../../activities/streams/catalog.ts';
+import { allTables, STREAMS } from '../../activities/streams/catalog.ts';
 import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
 import { emptiedBetween, snapshotRowCounts } from '../helpers/snapshotCounts.ts';
 import { WorkerProcess } from './workerProcess.ts';
@@ -37,6 +37,8 @@ export interface CampaignOptions {
   /** Random pause between kills, ms. */
   killEveryMs: [number, number];
   advanceSteps: number;
+  /** Schema drift from the start (issue 27; without the type changes, so every partition finishes): the warehouse must still equal ground truth. */
+  drift?: boolean;
   log?: (line: string) => void;
 }
 
@@ -53,6 +55,8 @@ export interface CampaignReport {
   /** Snapshot partitions with rows at the backfill and none at the sync. */
   emptiedSnapshots: string[];
   secretLeaks: string[];
+  /** Rows of _glacier_drift at the end (campaign with drift). */
+  driftRows: number;
   seconds: number;
 }
 
@@ -75,7 +79,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const dir = mkdtempSync(join(tmpdir(), 'glacier-campaign-'));
   const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, k === 'slow' ? Math.min(options.faultRate, 0.05) : options.faultRate])) as Record<FaultKind, number>;
   const fixedNow = Date.UTC(2026, 10, 1, 12, 0, 0);
-  const sim = await startSimulator({ seed: options.seed, size: options.size, keys: [{ key: SECRET, tier: 'pro' }], faults, faultSeed: options.seed, clock: () => fixedNow });
+  const sim = await startSimulator({ seed: options.seed, size: options.size, keys: [{ key: SECRET, tier: 'pro' }], faults, faultSeed: options.seed, clock: () => fixedNow, ...(options.drift ? { drift: { fromStep: 0, typeChanges: false } } : {}) });
   const server = new DevServer({ dataDir: join(dir, 'temporal'), headless: true });
   let worker: WorkerProcess | undefined;
   let connection: Connection | undefined;
@@ -161,7 +165,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     ];
     const emptiedSnapshots = emptiedBetween(heldAtBackfill, await snapshotRowCounts(sim, snapshotPartitions));
     secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
-    await exportParquet(warehouse, parquetDir(dataDir));
+    const driftRows = (await warehouse.listDrift()).length;
+    await exportParquet(warehouse, allTables(), parquetDir(dataDir));
 
     return {
       kills: killsDone,
@@ -174,6 +179,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       tables,
       emptiedSnapshots,
       secretLeaks,
+      driftRows,
       seconds: Math.round((Date.now() - started) / 1000),
     };
   } finally {
@@ -222,6 +228,7 @@ export function formatReport(r: CampaignReport): string {
     `duplicated: ${r.duplicated}`,
     `latest views compared: ${r.tables.filter((t) => t.table.endsWith('_latest')).length}, after ${r.emptiedSnapshots.length} snapshot(s) emptied by the growth${r.emptiedSnapshots.length ? ` (${r.emptiedSnapshots.slice(0, 3).join(', ')}${r.emptiedSnapshots.length > 3 ? ', …' : ''})` : ''}`,
     `secret leaks: ${r.secretLeaks.length ? r.secretLeaks.join(', ') : 'none'}`,
+    `schema drift rows: ${r.driftRows}`,
     `seconds: ${r.seconds}`,
   ].join('\n');
 }

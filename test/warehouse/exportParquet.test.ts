@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableByName } from '../../activities/streams/catalog.ts';
+import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';
 import { rowsToColumns } from '../../activities/warehouse/index.ts';
 import { drainAll, startHarness, type Harness } from './harness.ts';
+import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
 
 /** The Parquet export re-read with read_parquet equals the tables; exports are incremental and contained. */
 
@@ -59,12 +60,14 @@ async function assertSame(table: string) {
 
 describe('Parquet export', () => {
   it('re-reads equal to the tables (hive partitions, exact HUGEINT, lists, JSON)', async () => {
-    const r = await exportParquet(h.warehouse, out);
+    const r = await exportParquet(h.warehouse, allTables(), out);
     expect(r.files).toBeGreaterThan(0);
     for (const t of ['evm_blocks', 'evm_token_transfers', 'evm_erc20_balances', 'evm_native_balances', 'pn_utxos', '_glacier_snapshot_walks']) await assertSame(t);
     const [{ amount }] = await h.warehouse.query(`SELECT amount::VARCHAR AS amount FROM read_parquet('${join(out, 'pn_utxos', '**', '*.parquet')}') WHERE utxo_id = 'u1'`);
     expect(amount).toBe('123456789012345678901234567');
-    const files = walk(out);
+    // Besides Parquet, only the layout version at the root (a leading '_' so hive readers skip it).
+    const files = walk(out).filter((f) => f !== join(out, LAKE_VERSION_FILE));
+    expect(existsSync(join(out, LAKE_VERSION_FILE))).toBe(true);
     expect(files.every((f) => f.endsWith('data.parquet'))).toBe(true);
     expect(files.some((f) => f.includes(join('evm_blocks', 'chain_id=43114', 'date=')))).toBe(true);
     // Empty tables leave nothing behind.
@@ -73,13 +76,13 @@ describe('Parquet export', () => {
   });
 
   it('is incremental: unchanged partitions are not rewritten, changed ones are', async () => {
-    const again = await exportParquet(h.warehouse, out);
+    const again = await exportParquet(h.warehouse, allTables(), out);
     expect(again.files).toBe(0);
     expect(again.unchanged).toBeGreaterThan(0);
     h.sim.advance(5);
     const [blocks] = await h.core.planPartitions({ streams: ['evm.blocks'] });
     await h.core.syncBatch({ partition: blocks, maxPages: 5, mode: 'sync', runId: 'later', snapshotAt: 1 });
-    const after = await exportParquet(h.warehouse, out);
+    const after = await exportParquet(h.warehouse, allTables(), out);
     expect(after.files).toBeGreaterThanOrEqual(1);
     expect(after.files).toBeLessThan(again.unchanged);
     await assertSame('evm_blocks');
@@ -91,7 +94,7 @@ describe('Parquet export', () => {
       [rowsToColumns(blocks, [{ chain_id: '../../escape', block_number: 1n, block_hash: '0x1', block_timestamp: 1_700_000_000n }])],
       { partitionId: 'test/escape', stream: 'evm.blocks', pageToken: null, cursor: {}, rows: 1, pages: 1, complete: true },
     );
-    await exportParquet(h.warehouse, out, { tables: ['evm_blocks'] });
+    await exportParquet(h.warehouse, allTables(), out, { tables: ['evm_blocks'] });
     expect(existsSync(join(h.dir, 'escape'))).toBe(false);
     expect(walk(out).some((f) => f.includes('chain_id=%2E%2E%2F%2E%2E%2Fescape'))).toBe(true);
     await assertSame('evm_blocks');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, STREAMS, tableByName } from '../../activities/streams/catalog.ts';
 import { STREAM_NAMES } from '../../activities/streams/catalog.ts';
 import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
-import { renderDdl } from '../../activities/warehouse/renderDdl.ts';
+import { catalogDdl } from '../../activities/streams/catalogDdl.ts';
 
 /** The committed DDL, the catalog, the Arrow schemas and the live DuckDB schema agree; views and examples run. */
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('warehouse schema', () => {
   it('sql/schema/010_tables.sql is the rendering of the stream catalog', () => {
-    expect(readFileSync(new URL('../../sql/schema/010_tables.sql', import.meta.url), 'utf8')).toBe(renderDdl());
+    expect(readFileSync(new URL('../../sql/schema/010_tables.sql', import.meta.url), 'utf8')).toBe(catalogDdl());
   });
 
   it('every stream is in the catalog under its own name, with tables and a primary key', () => {

@@ -25,7 +25,8 @@ describe('stream declarations', () => {
     expect(() => defineTable<Block>({ name: 't', comment: 'c', columns: [varchar('a', (b) => b.chainId), varchar('a', (b) => b.blockHash)], primaryKey: ['a'], merge: 'upsert', export: { partitionBy: [] } })).toThrow(
       'declared twice',
     );
-    expect(table(['chain_id']).columns.map((c) => c.name)).toEqual(['chain_id']);
+    // Every table ends with _extra: the fields no column maps (docs/drift.md).
+    expect(table(['chain_id']).columns.map((c) => c.name)).toEqual(['chain_id', '_extra']);
   });
 
   it("a page's rows carry exactly its tables' columns, each value read once from the item", () => {

@@ -32,7 +32,7 @@ describe('pn.validators lookup step', () => {
     let collected: string[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < 10 && pageToken?.startsWith('step:lookup:'); i++) {
-      const page = await fetchValidatorPage(client, partition, { pageToken, pageSize: 100, cursor: { ...base, collected } });
+      const page = await fetchValidatorPage(client, partition, { pageToken, pageSize: 100, cursor: { stream: { ...base, collected } } });
       for (const item of page.items) seen.add(`${item.nodeId}|${item.txHash}`);
       collected = [...collected, ...(page.marks?.collect ?? [])];
       pageToken = page.nextPageToken ?? null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchInput, CheckpointView } from '../../activities/sync/types.ts';
-import { advanceWalk, countWalk, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
+import type { OwnCursor } from '../../activities/streams/ownCursor.ts';
+import { advanceWalk, countWalk, foldMarks, mayRestartWalk, readCursor, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
 
 /** The walk state machine of each sync mode (pure). */
 
@@ -163,5 +164,36 @@ describe('a rejected page token restarts a walk once per position', () => {
   it('a finished walk forgets its positions', () => {
     const done = advanceWalk('range', restartWalk(walkTo(2)), [9], undefined);
     expect(done.walk.cursor).toEqual({ next: 9, runId: 'r2' });
+  });
+});
+
+describe("a stream's own part of the cursor", () => {
+  // A stream that counts the items of its walk and keeps the count of the last complete one.
+  const counting: OwnCursor<{ seen?: number; last?: number }, { items: number }> = {
+    carry: (stored) => ({ last: stored.last }),
+    fold: (part, marks) => ({ ...part, seen: (part?.seen ?? 0) + marks.items }),
+    settle: (part) => ({ last: part.seen }),
+    flatFields: ['seen', 'last'],
+  };
+
+  it('is carried into a sync walk, folded page by page, settled at the end; a backfill starts without it', () => {
+    const stored = cp({ cursor: { runId: 'r1', snapshotAt: 1, top: 'a', stream: { last: 5, seen: 5 } } });
+    const s = startWalk('snapshot-merge', stored, input(), 0, counting);
+    expect(s).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, known: 'a', stream: { last: 5 } } } });
+    if (s.kind !== 'walk') return;
+    const page = { ...s.walk, cursor: foldMarks(s.walk.cursor, 'b', { items: 3 }, counting) };
+    expect(page.cursor).toMatchObject({ newest: 'b', stream: { last: 5, seen: 3 } });
+    const done = advanceWalk('snapshot-merge', page, [], undefined, ['b'], counting);
+    expect(done.walk.cursor).toEqual({ runId: 'r2', snapshotAt: 2, top: 'b', stream: { last: 3 } });
+    const backfill = startWalk('snapshot-merge', stored, input({ mode: 'backfill' }), 0, counting);
+    expect(backfill.kind === 'walk' && backfill.walk.cursor.stream).toBe(undefined);
+  });
+
+  it('is read from the flat shape release 0.1.0 stored, and left alone when already in its place', () => {
+    expect(readCursor({ runId: 'r1', known: 'a', seen: 2, last: 7 }, counting)).toEqual({ runId: 'r1', known: 'a', stream: { seen: 2, last: 7 } });
+    expect(readCursor({ runId: 'r1', stream: { last: 7 } }, counting)).toEqual({ runId: 'r1', stream: { last: 7 } });
+    expect(readCursor({ runId: 'r1', seen: 2 })).toEqual({ runId: 'r1', seen: 2 });
+    const resumed = startWalk('snapshot-merge', cp({ complete: false, pageToken: 't', cursor: { runId: 'r2', snapshotAt: 2, seen: 4 } }), input(), 0, counting);
+    expect(resumed).toEqual({ kind: 'walk', walk: { pageToken: 't', cursor: { runId: 'r2', snapshotAt: 2, stream: { seen: 4 } } } });
   });
 });

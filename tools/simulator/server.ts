@@ -5,6 +5,7 @@ import { ApiError } from './http/apiError.ts';
 import { Authenticator } from './http/auth.ts';
 import type { ApiKey, Tier } from './http/auth.ts';
 import { Dispatcher } from './http/dispatcher.ts';
+import { DriftInjector, type DriftOptions } from './http/drift.ts';
 import { FaultInjector } from './http/faults.ts';
 import type { FaultKind } from './http/faults.ts';
 import { PageTokenCodec } from './http/pageToken.ts';
@@ -35,6 +36,8 @@ export interface SimulatorOptions {
   tokenTtlMs?: number;
   faults?: Partial<Record<FaultKind, number>>;
   faultSeed?: number;
+  /** Schema drift from a chosen world step on (tools/simulator/http/drift.ts); absent: none. */
+  drift?: DriftOptions;
   /** Time-based growth in world steps per second (one EVM block per chain per step). */
   growth?: { stepsPerSecond: number };
   /** Milliseconds since epoch; tokens and rate-limit windows use it (tests inject one). */
@@ -49,6 +52,8 @@ export interface Simulator {
   world: World;
   advance(steps: number): void;
   setFaults(f: Partial<Record<FaultKind, number>>): void;
+  /** Switches schema drift on (from a step) or off. */
+  setDrift(d: DriftOptions | undefined): void;
   groundTruth(method: 'GET' | 'POST', path: string, query?: Record<string, string>, body?: unknown): Promise<unknown[]>;
   stats(): SimulatorStats;
   resetStats(): void;
@@ -68,8 +73,19 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const limiter = rl ? new RateLimiter(rl === true ? {} : rl, clock) : null;
   const faults = new FaultInjector(opts.faults, opts.faultSeed ?? seed);
   const stats = new StatsRecorder();
+  const drift = new DriftInjector(seed, opts.drift, () => world.steps);
   const dispatcher = new Dispatcher(
-    { router, world, codec: new PageTokenCodec(seed, opts.tokenTtlMs ?? 86_400_000, clock), auth: new Authenticator(opts.keys), limiter, faults, stats, clock },
+    {
+      router,
+      world,
+      codec: new PageTokenCodec(seed, opts.tokenTtlMs ?? 86_400_000, clock),
+      auth: new Authenticator(opts.keys),
+      limiter,
+      faults,
+      stats,
+      clock,
+      drift,
+    },
     (method, path, query, body) => admin(method, path, query, body),
   );
 
@@ -79,6 +95,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     world,
     advance: (steps) => world.advance(steps),
     setFaults: (f) => faults.set(f),
+    setDrift: (d) => drift.set(d),
     groundTruth: (method, path, query, body) => dispatcher.groundTruth(method, path, query, body),
     stats: () => stats.snapshot(faults.injected),
     resetStats: () => {
@@ -112,6 +129,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) throw new ApiError(400, 'steps must be a non-negative integer');
       world.advance(steps);
       return { steps: world.steps };
+    }
+    if (method === 'POST' && path === '/admin/drift') {
+      const d = body as { fromStep?: unknown; typeChanges?: unknown } | null | undefined;
+      if (d === null || d === undefined || d.fromStep === null) {
+        drift.set(undefined);
+        return { drift: null };
+      }
+      if (typeof d.fromStep !== 'number' || !Number.isInteger(d.fromStep) || d.fromStep < 0) throw new ApiError(400, 'fromStep must be a non-negative integer (or null: no drift)');
+      drift.set({ fromStep: d.fromStep, typeChanges: d.typeChanges !== false });
+      return { drift: { fromStep: d.fromStep, typeChanges: d.typeChanges !== false } };
     }
     if (method === 'GET' && path === '/admin/stats') {
       // ?log=0: the counters only (a benchmark reading them between phases needs no request log).

@@ -1,6 +1,7 @@
 import { CU, defineEndpoint, defineList, seg, type PageParams } from '../endpoint.ts';
 import {
   BlocksPage,
+  ChainsResponse,
   Erc1155BalancesPage,
   Erc20BalancesPage,
   Erc721BalancesPage,
@@ -150,6 +151,16 @@ export const listBlocks = defineList({
   listKey: 'blocks',
   schema: BlocksPage,
   build: (p: { chainId: string } & PageParams) => ({ path: `/v1/chains/${seg(p.chainId)}/blocks`, query: { pageToken: p.pageToken, pageSize: p.pageSize } }),
+});
+
+/** The EVM chains the service indexes (planning compares them with the config: a new one is drift). Weight: Free. */
+export const listChains = defineEndpoint({
+  name: 'evm.listChains',
+  method: 'GET',
+  service: 'data',
+  weight: CU.free,
+  schema: ChainsResponse,
+  build: () => ({ path: '/v1/chains', query: {} }),
 });
 
 /** NFT token details. Weight not published; assumed Medium like the other EVM reads. */

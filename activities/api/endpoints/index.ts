@@ -26,6 +26,7 @@ export const endpoints = {
     listLatestTransactions: evm.listLatestTransactions,
     getTransaction: evm.getTransaction,
     listBlocks: evm.listBlocks,
+    listChains: evm.listChains,
     getNftToken: evm.getNftToken,
   },
   metrics: { listHolders: metrics.listHolders },

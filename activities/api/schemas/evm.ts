@@ -219,3 +219,8 @@ export type BlocksPage = z.infer<typeof BlocksPage>;
 /** Response of get NFT token details: the Erc721Token shape. */
 export const NftTokenResponse = Erc721Token;
 export type NftTokenResponse = z.infer<typeof NftTokenResponse>;
+
+/** GET /v1/chains: the EVM chains the service indexes. */
+export const ChainInfoEntry = z.looseObject({ chainId: z.string(), chainName: opt(z.string()), network: opt(z.string()), blockchainId: opt(z.string()) });
+export const ChainsResponse = z.looseObject({ chains: z.array(ChainInfoEntry) });
+export type ChainsResponse = z.infer<typeof ChainsResponse>;

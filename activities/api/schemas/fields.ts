@@ -58,6 +58,19 @@ export const boolean = z.union([z.boolean(), z.enum(['true', 'false']).transform
 /** An enum-typed field: any string is accepted and stored as-is (known values are documentation). */
 export const enumString = z.string();
 
+/** The values an enum field is known to take (drift detection: a value outside is stored as sent and recorded). */
+const knownValues = new WeakMap<z.ZodType, ReadonlySet<string>>();
+
+/** An enum field with its known values: still any string (a new value never fails validation), but one outside `values` is reported as drift. */
+export function enumOf(values: readonly string[]): z.ZodString {
+  const schema = z.string();
+  knownValues.set(schema, new Set(values));
+  return schema;
+}
+
+/** The known values of an enum field declared with enumOf. */
+export const knownValuesOf = (schema: z.ZodType): ReadonlySet<string> | undefined => knownValues.get(schema);
+
 export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 
 export const strings = z.array(z.string());

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { AssetAmount, AtomicMemoryBalanceAmount, BalanceAmount, BlsCredentials, ChainInfo, RewardAmount, pageToken } from './common.ts';
-import { boolean, decimal, enumString, integer, number, opt, strings } from './fields.ts';
+import { boolean, decimal, enumOf, enumString, integer, number, opt, strings } from './fields.ts';
+
+/** PrimaryNetworkTxType values known to this release (the L1 ones included); others are stored as sent and reported as drift. */
+export const PRIMARY_NETWORK_TX_TYPES = [
+  'AddValidatorTx', 'AddDelegatorTx', 'AddPermissionlessValidatorTx', 'AddPermissionlessDelegatorTx', 'AddSubnetValidatorTx', 'RemoveSubnetValidatorTx',
+  'RewardValidatorTx', 'CreateChainTx', 'CreateSubnetTx', 'ImportTx', 'ExportTx', 'AdvanceTimeTx', 'BaseTx', 'TransformSubnetTx', 'TransferSubnetOwnershipTx',
+  'ConvertSubnetToL1Tx', 'RegisterL1ValidatorTx', 'SetL1ValidatorWeightTx', 'IncreaseL1ValidatorBalanceTx', 'DisableL1ValidatorTx', 'CreateAssetTx', 'OperationTx', 'UNKNOWN',
+] as const;
+
+/** Validation statuses known to this release. */
+export const VALIDATION_STATUSES = ['completed', 'active', 'pending', 'removed'] as const;
 
 /**
  * Primary-network resources. One schema per resource covers the P-, X- and C-chain variants of the
@@ -101,7 +111,7 @@ export type GenesisData = z.infer<typeof GenesisData>;
 export const PrimaryNetworkTransaction = z.looseObject({
   txHash: z.string(),
   /** PrimaryNetworkTxType; values outside the known list are stored as sent. */
-  txType: opt(enumString),
+  txType: opt(enumOf(PRIMARY_NETWORK_TX_TYPES)),
   blockTimestamp: opt(integer),
   blockNumber: opt(decimal),
   blockHash: opt(z.string()),
@@ -184,7 +194,7 @@ export const Validator = z.looseObject({
   endTimestamp: opt(integer),
   blsCredentials: opt(BlsCredentials),
   /** completed | active | pending | removed (other values stored as sent). */
-  validationStatus: opt(enumString),
+  validationStatus: opt(enumOf(VALIDATION_STATUSES)),
   // active and completed
   delegatorCount: opt(integer),
   amountDelegated: opt(decimal),

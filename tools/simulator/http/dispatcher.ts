@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest } from './apiError.ts';
 import { API_KEY_HEADER } from './auth.ts';
 import type { Authenticator, Client } from './auth.ts';
+import type { DriftInjector } from './drift.ts';
 import type { FaultInjector, FaultPlan } from './faults.ts';
 import { bodyBytes, parsedItem, recycleWriters, serializeBody } from './jsonText.ts';
 import { TokenPageHelper, TruthPageHelper, WalkCache } from './pageHelpers.ts';
@@ -22,6 +23,8 @@ export interface DispatcherDeps {
   faults: FaultInjector;
   stats: StatsRecorder;
   clock: () => number;
+  /** Schema drift from a chosen step on (absent: none). */
+  drift?: DriftInjector;
 }
 
 /** Admin hooks served on the data listener without a key (tests, demo). */
@@ -79,7 +82,8 @@ export class Dispatcher {
       };
       // List handlers answer synchronously: no await (and no microtask hop) unless it is a promise.
       const out = route.handler(ctx);
-      const result: unknown = out instanceof Promise ? await out : out;
+      const handled: unknown = out instanceof Promise ? await out : out;
+      const result = this.deps.drift ? this.deps.drift.apply(route, params, handled) : handled;
       this.send(res, 200, result, headers, plan);
     } catch (err) {
       const apiError = err instanceof ApiError ? err : internal(err);
@@ -104,7 +108,8 @@ export class Dispatcher {
       nowSec: Math.floor(this.deps.clock() / 1000),
       page: new TruthPageHelper(),
     };
-    const result = (await route.handler(ctx)) as Record<string, unknown>;
+    const handled: unknown = await route.handler(ctx);
+    const result = (this.deps.drift ? this.deps.drift.apply(route, match.params, handled) : handled) as Record<string, unknown>;
     if (!route.list) return [result];
     return (result[route.list.itemsKey] as unknown[]).map(parsedItem);
   }

@@ -28,7 +28,7 @@ const EXCEPTIONS: Exception[] = [
     field: /(^|\.)(price|balanceValue|currentPrice|historicalPrice)\.value$/,
     reason:
       'Money.value: the interface document sends a decimal string ("12.34"), the public service and the SDK a JSON number. ' +
-      'The simulator keeps the interface (README, docs/public-service.md); the client accepts both and keeps the exact text.',
+      'The simulator keeps the interface (tools/simulator/README.md, docs/public-service.md); the client accepts both and keeps the exact text.',
   },
   {
     field: /(^|\.)metadata\.indexStatus$/,

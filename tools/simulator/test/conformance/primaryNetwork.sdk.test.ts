@@ -27,7 +27,7 @@ const EXCEPTIONS: Exception[] = [
     // The interface document types Money.value as a decimal string; the public service (and so the
     // SDK) sends a JSON number. We serve the documented string; the client accepts both.
     path: /^historicalRewards\.\*\.reward\.historicalPrice\.value$/,
-    reason: 'Money.value: decimal string per the interface document (README, "Simulator")',
+    reason: 'Money.value: decimal string per the interface document (tools/simulator/README.md)',
   },
 ];
 

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { ident } from './identifier.ts';
+import type { CellValue, TableDef } from './tableDef.ts';
+
+/**
+ * The hive partition of a row, in the three places that need it: the export's paths and filters,
+ * the commit that marks what it changed (from the batch's column vectors: no read of the table), and
+ * the follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
+ * expanded here). A partition key is the JSON array of the partition values in path
+ * order: the table's partition columns, then the UTC day of its date column ('YYYY-MM-DD').
+ */
+
+export interface PartitionColumn {
+  name: string;
+  expr: string;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** The hive keys of a table in path order, each with its SQL over the table's columns. */
+export function partitionColumns(def: TableDef, alias?: string): PartitionColumn[] {
+  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const keys = def.export.partitionBy.map((c) => ({ name: c, expr: `CAST(${col(c)} AS VARCHAR)` }));
+  if (def.export.dateFrom) keys.push({ name: 'date', expr: `strftime(to_timestamp(${col(def.export.dateFrom)}) AT TIME ZONE 'UTC', '%Y-%m-%d')` });
+  return keys;
+}
+
+/** SQL for the partition key of the row `alias` of `def` (same text as lakeKeyOf builds in TypeScript). */
+export function lakeKeySql(def: TableDef, alias: string): string {
+  return `to_json([${partitionColumns(def, alias)
+    .map((k) => k.expr)
+    .join(', ')}])::VARCHAR`;
+}
+
+function dayOf(epochSeconds: CellValue): string | null {
+  if (epochSeconds === null || epochSeconds === undefined) return null;
+  return new Date(Number(epochSeconds) * 1000).toISOString().slice(0, 10);
+}
+
+/** The distinct partition keys of a batch, from its column vectors. */
+export function lakeKeysOfBatch(def: TableDef, columns: readonly CellValue[][], rows: number): Set<string> {
+  const parts = def.export.partitionBy.map((c) => columns[def.columns.findIndex((d) => d.name === c)]);
+  const dates = def.export.dateFrom ? columns[def.columns.findIndex((d) => d.name === def.export.dateFrom)] : undefined;
+  const keys = new Set<string>();
+  for (let i = 0; i < rows; i++) {
+    const values: (string | null)[] = parts.map((p) => (p[i] === null || p[i] === undefined ? null : String(p[i])));
+    if (dates) values.push(dayOf(dates[i]));
+    keys.add(JSON.stringify(values));
+  }
+  return keys;
+}
+
+/** The partition key of a snapshot-walk record (the walks table has only a date key). */
+export function lakeKeyOfValues(values: readonly (string | null)[]): string {
+  return JSON.stringify(values);
+}
+
+export function dayKey(epochSeconds: number): string | null {
+  return dayOf(epochSeconds);
+}
+
+/** The values of a partition key (an unreadable key yields undefined: the export then takes the full path). */
+export function valuesOfKey(def: TableDef, key: string): (string | null)[] | undefined {
+  try {
+    const values = JSON.parse(key) as unknown;
+    const n = partitionColumns(def).length;
+    if (!Array.isArray(values) || values.length !== n || values.some((v) => v !== null && typeof v !== 'string')) return undefined;
+    return values as (string | null)[];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rows of one partition: equality on the partition columns, and for the day a range over the
+ * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
+ * read costs its rows, not the table's.
+ */
+export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
+  const clauses: string[] = [];
+  const params: DuckDBValue[] = [];
+  def.export.partitionBy.forEach((c, i) => {
+    const v = values[i];
+    if (v === null) clauses.push(`${ident(c)} IS NULL`);
+    else {
+      params.push(v);
+      clauses.push(`${ident(c)} = $${params.length}`);
+    }
+  });
+  if (def.export.dateFrom) {
+    const day = values[def.export.partitionBy.length];
+    const col = ident(def.export.dateFrom);
+    if (day === null) clauses.push(`${col} IS NULL`);
+    else {
+      const lo = Date.parse(`${day}T00:00:00Z`) / 1000;
+      if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
+      params.push(BigInt(lo), BigInt(lo + DAY_SECONDS));
+      clauses.push(`${col} >= $${params.length - 1} AND ${col} < $${params.length}`);
+    }
+  }
+  return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
+}
+
+/**
+ * What the lake's files of a table were written with: its columns and types, its partition layout and
+ * the file format version. When it changes (a column added, a type changed) every file is stale and
+ * the next export takes the full path.
+ */
+export function layoutSignature(def: TableDef): string {
+  const text = JSON.stringify({ v: 1, columns: def.columns.map((c) => [c.name, c.type]), export: def.export });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/**
+ * A merge deletes a key's stored row and inserts the batch's: when the stored row's day differs (its
+ * date column is neither in the key nor the prune column, so it may change for a key), its old
+ * partition lost a row. This statement marks the old partitions; tables whose day cannot change for a
+ * key need none.
+ */
+export function movedRowsMarkSql(def: TableDef, stage: string): string | undefined {
+  const dateFrom = def.export.dateFrom;
+  if (!dateFrom || def.merge !== 'upsert' || def.primaryKey.includes(dateFrom) || def.pruneBy === dateFrom) return undefined;
+  const match = def.primaryKey.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
+  const day = (a: string) => `(${a}.${ident(dateFrom)} // ${DAY_SECONDS})`;
+  return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
+}
+
+export const MARK_INSERT = 'INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)';
+
+/**
+ * Expands `{lake_key:<table>:<alias>:<partition columns>:<date column>}` (columns comma-separated, the date
+ * column possibly empty) in a follow-up SQL file to the partition key of the row `alias`. The file
+ * names the layout of the table it updates; test/warehouse/lakeMarks.test.ts checks it against the
+ * catalog.
+ */
+export function expandLakeKeys(sql: string): string {
+  return sql.replace(/\{lake_key:[a-z_0-9]+:([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g, (_, alias: string, cols: string, dateFrom: string) =>
+    lakeKeySql({ export: { partitionBy: cols ? cols.split(',') : [], dateFrom: dateFrom || undefined } } as TableDef, alias),
+  );
+}
+
+/** The `{lake_key}` placeholders of a SQL text: table, alias and layout (tests compare them with the catalog). */
+export function lakeKeyPlaceholders(sql: string): { table: string; alias: string; partitionBy: string[]; dateFrom?: string }[] {
+  return [...sql.matchAll(/\{lake_key:([a-z_0-9]+):([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g)].map((m) => ({ table: m[1], alias: m[2], partitionBy: m[3] ? m[3].split(',') : [], dateFrom: m[4] || undefined }));
+}

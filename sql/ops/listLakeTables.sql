@@ -1,0 +1,1 @@
+SELECT table_name, layout FROM _glacier_lake_tables;

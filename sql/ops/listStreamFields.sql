@@ -1,0 +1,1 @@
+SELECT scope, path, items, always FROM _glacier_stream_fields;

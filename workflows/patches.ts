@@ -1,0 +1,8 @@
+// Patch ids of workflow changes made since 0.1.0 (CONTRIBUTING.md, "Workflow changes"). One place, so
+// a later deprecatePatch() and the release notes find them all.
+
+/** 0.2.0: `status` also asks for the warehouse and lake versions (a third activity). */
+export const STORAGE_VERSIONS_PATCH = 'status-storage-versions';
+
+/** 0.2.0: `status` also lists the schema drift seen (a fourth activity, after the versions). */
+export const SCHEMA_DRIFT_PATCH = 'status-schema-drift';

@@ -118,7 +118,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return { items: await sim.groundTruth(m, target, q, b ? (JSON.parse(b) as unknown) : undefined) };
     }
     if (method === 'POST' && path === '/admin/advance') {
-      const steps = (body as { steps?: unknown } | undefined)?.steps;
+      // {steps: n}, or {days: n} on a world with day-scale clocks (size.stepsPerDay): n days of activity.
+      const { steps, days } = (body ?? {}) as { steps?: unknown; days?: unknown };
+      if (days !== undefined) {
+        if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) throw new ApiError(400, 'days must be a non-negative integer');
+        if (world.size.stepsPerDay === undefined) throw new ApiError(400, 'days needs a world with size.stepsPerDay (day-scale clocks); advance by steps instead');
+        world.advance(days * world.size.stepsPerDay);
+        return { steps: world.steps };
+      }
       if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) throw new ApiError(400, 'steps must be a non-negative integer');
       world.advance(steps);
       return { steps: world.steps };
@@ -133,7 +140,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       drift.set({ fromStep: d.fromStep, typeChanges: d.typeChanges !== false });
       return { drift: { fromStep: d.fromStep, typeChanges: d.typeChanges !== false } };
     }
-    if (method === 'GET' && path === '/admin/stats') return sim.stats();
+    if (method === 'GET' && path === '/admin/stats') {
+      // ?log=0: the counters only (a benchmark reading them between phases needs no request log).
+      const stats = sim.stats();
+      return query.get('log') === '0' ? { ...stats, log: [] } : stats;
+    }
     if (method === 'GET' && path === '/admin/describe') return world.describe();
     throw new ApiError(404, `Cannot ${method} ${path}`);
   }

@@ -2,6 +2,7 @@ import { cb58Encode } from '../world/ids.ts';
 import { spellText } from '../http/asciiWriter.ts';
 import type { AsciiWriter } from '../http/asciiWriter.ts';
 import { bytesHash, fmix32, hash3, hash32, hexBytes, randomBytes, randomHexInto, stringHash } from '../world/hash.ts';
+import { stepSeconds, WORLD_TIP_TIME } from '../world/size.ts';
 import type { WorldSize } from '../world/size.ts';
 
 /** Hash domains, so different kinds of value never share hash inputs. */
@@ -45,8 +46,6 @@ export interface TxLocation {
   index: number;
 }
 
-/** Epoch seconds of the tip block at step 0, for every size (timestamps never depend on the wall clock). */
-const TIP_TIME = 1_763_000_000;
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const HEX_PREFIX = Uint8Array.of(48, 120); // 0x
 
@@ -69,12 +68,15 @@ export class EvmChain {
    */
   readonly graniteBlock: number;
   private readonly t0: number;
+  /** Seconds between blocks: 2, or a day's share per step when the size sets stepsPerDay. */
+  private readonly interval: number;
 
   constructor(readonly spec: EvmChainSpec, seed: number, size: WorldSize, private readonly steps: () => number) {
     this.domain = hash32(seed, stringHash(spec.chainId));
     this.baseHeight = Math.max(3, Math.floor(size.evmBlocks * spec.heightFactor));
     this.m = Math.max(1, size.maxTxsPerBlock);
-    this.t0 = TIP_TIME - 2 * this.baseHeight;
+    this.interval = stepSeconds(size) ?? 2;
+    this.t0 = WORLD_TIP_TIME - this.interval * this.baseHeight;
     this.chainIdJson = JSON.stringify(spec.chainId);
     this.graniteBlock = Math.floor(this.baseHeight / 2);
   }
@@ -128,7 +130,7 @@ export class EvmChain {
   }
 
   timestamp(b: number): number {
-    return this.t0 + 2 * b + (hash3(this.domain, K.ts, b) & 1);
+    return this.t0 + this.interval * b + (hash3(this.domain, K.ts, b) & 1);
   }
 
   /** Does block b carry the Granite fields (blockTimestampMilliseconds, blockMinDelayExcess)? */
@@ -165,8 +167,8 @@ export class EvmChain {
 
   /** First block whose timestamp is >= ts (clamped to [0, height]). */
   firstBlockAtOrAfter(ts: number): number {
-    // timestamp(b) is in [t0 + 2b, t0 + 2b + 1]: solve, then adjust by one.
-    let b = Math.max(0, Math.floor((ts - this.t0 - 1) / 2));
+    // timestamp(b) is in [t0 + interval*b, t0 + interval*b + 1]: solve, then adjust by one.
+    let b = Math.max(0, Math.floor((ts - this.t0 - 1) / this.interval));
     while (b > 0 && this.timestamp(b - 1) >= ts) b--;
     while (b < this.height() && this.timestamp(b) < ts) b++;
     return Math.min(b, this.height());

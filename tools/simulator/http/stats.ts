@@ -11,6 +11,8 @@ export interface RequestLogEntry {
 
 export interface SimulatorStats {
   requests: number;
+  /** CU of every request answered so far (a count, like requests: the log below is bounded). */
+  cu: number;
   byStatus: Record<number, number>;
   /** The most recent requests (bounded, see LOG_LIMIT). */
   log: RequestLogEntry[];
@@ -22,11 +24,13 @@ export const LOG_LIMIT = 100_000;
 
 export class StatsRecorder {
   private requests = 0;
+  private cu = 0;
   private byStatus: Record<number, number> = {};
   private log: RequestLogEntry[] = [];
 
   record(entry: RequestLogEntry): void {
     this.requests++;
+    this.cu += entry.cu;
     this.byStatus[entry.status] = (this.byStatus[entry.status] ?? 0) + 1;
     this.log.push(entry);
     if (this.log.length > LOG_LIMIT * 1.5) this.log = this.log.slice(-LOG_LIMIT);
@@ -35,6 +39,7 @@ export class StatsRecorder {
   snapshot(faults: Record<FaultKind, number>): SimulatorStats {
     return {
       requests: this.requests,
+      cu: this.cu,
       byStatus: { ...this.byStatus },
       log: this.log.slice(-LOG_LIMIT),
       faultsInjected: { ...emptyCounts(), ...faults },
@@ -43,6 +48,7 @@ export class StatsRecorder {
 
   reset(): void {
     this.requests = 0;
+    this.cu = 0;
     this.byStatus = {};
     this.log = [];
   }

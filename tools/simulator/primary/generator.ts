@@ -32,6 +32,11 @@ export interface GeneratorSize {
   steps: number;
   /** Primary-network nodes: nodes validate again after a validation ends, keeping NodeID and BLS key. */
   nodes: number;
+  /**
+   * Seconds per step (WorldSize.stepsPerDay): the initial history then ends at `endTime` and each
+   * step is that long. Unset: the history spans 30 days from a fixed start, whatever its length.
+   */
+  clock?: { stepSeconds: number; endTime: number };
 }
 
 type Builder = () => TxRecord | undefined;
@@ -49,6 +54,8 @@ export class NetworkGenerator {
   /** Staking periods not rewarded (or removed) yet: the only ones the per-step work looks at. */
   private open: { validations: Validation[]; delegations: Delegation[] } = { validations: [], delegations: [] };
   readonly stepSec: number;
+  /** Time of the genesis allocation; step k happens at startTime + k * stepSec (plus jitter). */
+  private readonly startTime: number;
   private step = 0;
   private readonly typesSeen = new Set<string>();
   private readonly builders: Record<string, { chain: ChainAlias; weight: number; build: Builder }>;
@@ -67,7 +74,8 @@ export class NetworkGenerator {
   ) {
     this.ledger = new Ledger(network, `${seed}:${network}`);
     this.rng = new Rng(seedFrom(`${seed}:${network}:primary`));
-    this.stepSec = Math.max(60, Math.floor(HISTORY_SPAN / size.steps));
+    this.stepSec = size.clock ? size.clock.stepSeconds : Math.max(60, Math.floor(HISTORY_SPAN / size.steps));
+    this.startTime = size.clock ? size.clock.endTime - size.steps * size.clock.stepSeconds : START_TIME;
     this.xLinearAfterStep = Math.floor(size.steps / 2);
     this.builders = {
       'p:BaseTx': { chain: 'p-chain', weight: 6, build: () => this.baseTx('p-chain') },
@@ -113,7 +121,7 @@ export class NetworkGenerator {
 
   private runStep(): void {
     this.step++;
-    const t = START_TIME + this.step * this.stepSec + this.rng.int(0, Math.floor(this.stepSec / 3));
+    const t = this.startTime + this.step * this.stepSec + this.rng.int(0, Math.floor(this.stepSec / 3));
     this.ledger.beginStep(t);
     const xBefore = this.ledger.txs['x-chain'].length;
     this.rewardEnded();
@@ -183,7 +191,7 @@ export class NetworkGenerator {
   // ---------- funding ----------
 
   private genesis(): void {
-    this.ledger.beginStep(START_TIME);
+    this.ledger.beginStep(this.startTime);
     for (let i = 0; i < this.size.addresses; i++) {
       this.addresses.push(this.ledger.newAddress(String(i)));
       this.evmAddresses.push(toHex(derive(`${this.ledger.seedLabel}:evm:${i}`, 20)));
@@ -193,7 +201,7 @@ export class NetworkGenerator {
     for (const a of this.addresses) {
       for (let k = 0; k < 3; k++) pOutputs.push({ addresses: [a], amount: this.rng.bigint(5_000n, 100_000n) * AVAX });
       if (this.rng.chance(0.3)) {
-        pOutputs.push({ addresses: [a], amount: this.rng.bigint(2_000n, 20_000n) * AVAX, stakeableLocktime: START_TIME + this.rng.int(60, 400) * DAY });
+        pOutputs.push({ addresses: [a], amount: this.rng.bigint(2_000n, 20_000n) * AVAX, stakeableLocktime: this.startTime + this.rng.int(60, 400) * DAY });
       }
       for (let k = 0; k < 3; k++) xOutputs.push({ addresses: [a], amount: this.rng.bigint(100n, 10_000n) * AVAX });
     }

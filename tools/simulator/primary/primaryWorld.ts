@@ -1,4 +1,5 @@
 import type { WorldPart } from '../world/world.ts';
+import { stepSeconds, WORLD_TIP_TIME } from '../world/size.ts';
 import type { WorldSize } from '../world/size.ts';
 import type { NetworkName } from './chains.ts';
 import { NetworkGenerator } from './generator.ts';
@@ -13,7 +14,7 @@ export class PrimaryWorld implements WorldPart {
 
   constructor(
     readonly seed: number,
-    readonly size: Pick<WorldSize, 'pnTxsPerChain' | 'pnAddresses' | 'validators'>,
+    readonly size: Pick<WorldSize, 'pnTxsPerChain' | 'pnAddresses' | 'validators' | 'stepsPerDay'>,
   ) {}
 
   network(name: NetworkName): NetworkGenerator {
@@ -22,10 +23,13 @@ export class PrimaryWorld implements WorldPart {
       const scale = name === 'mainnet' ? 1 : 0.5;
       // About 1.2 transactions per chain are made per step (see NetworkGenerator.runStep).
       const steps = Math.max(40, Math.round((this.size.pnTxsPerChain * scale) / 1.2));
+      const seconds = stepSeconds(this.size);
       gen = new NetworkGenerator(name, this.seed, {
         addresses: Math.max(4, Math.round(this.size.pnAddresses * scale)),
         steps,
         nodes: Math.max(8, Math.round(this.size.validators * scale)),
+        // Day-scale clocks: the history ends where the EVM chains' does, one step as long as theirs.
+        ...(seconds === undefined ? {} : { clock: { stepSeconds: seconds, endTime: WORLD_TIP_TIME } }),
       });
       gen.advance(this.grownSteps);
       this.networks.set(name, gen);

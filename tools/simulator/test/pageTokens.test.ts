@@ -118,6 +118,12 @@ describe('growth', () => {
     expect((truth.body.items as unknown[]).length).toBe(tip + 3);
     const stats = await getJson(`${sim.baseUrl}/admin/stats`);
     expect(stats.body.requests).toBeGreaterThan(0);
+    // CU is counted like requests (every charged request's weight), and ?log=0 leaves the log out.
+    expect(stats.body.cu).toBe((stats.body.log as { cu: number }[]).reduce((n, e) => n + e.cu, 0));
+    expect(stats.body.cu).toBeGreaterThan(0);
+    const counters = await getJson(`${sim.baseUrl}/admin/stats?log=0`);
+    expect(counters.body.log).toEqual([]);
+    expect(counters.body.cu).toBe(stats.body.cu);
     const bad = await fetch(`${sim.baseUrl}/admin/advance`, { method: 'POST', body: JSON.stringify({ steps: -1 }) });
     expect(bad.status).toBe(400);
   });

@@ -18,6 +18,27 @@ export interface WorldSize {
   pnAddresses: number;
   validators: number;
   vertices: number;
+  /**
+   * Day-scale clocks (the nights benchmark): world steps per day of chain time. Unset, EVM blocks
+   * are 2 s apart and the primary-network history spans 30 days, whatever its length. Set, every
+   * chain's clock moves 86,400 / stepsPerDay seconds per step (one EVM block per chain, one
+   * primary-network step per network), both histories end at WORLD_TIP_TIME, and advancing by
+   * stepsPerDay steps is one day of activity on every chain (`POST /admin/advance {days}`).
+   */
+  stepsPerDay?: number;
+}
+
+/** Epoch seconds of the EVM tip at step 0, for every size (timestamps never depend on the wall clock). */
+export const WORLD_TIP_TIME = 1_763_000_000;
+
+/** Seconds of chain time per world step when the size sets stepsPerDay (undefined: the default clocks). */
+export function stepSeconds(size: Pick<WorldSize, 'stepsPerDay'>): number | undefined {
+  const n = size.stepsPerDay;
+  if (n === undefined) return undefined;
+  if (!Number.isInteger(n) || n < 1 || 86_400 % n !== 0 || 86_400 / n < 2) {
+    throw new Error(`stepsPerDay must be a whole divisor of 86400 with steps of at least 2 s, got ${n}`);
+  }
+  return 86_400 / n;
 }
 
 export type WorldSizeName = 'tiny' | 'small' | 'mainnet-like';
@@ -45,5 +66,7 @@ export function resolveSize(size: WorldSizeName | Partial<WorldSize> | undefined
     if (!preset) throw new Error(`unknown world size "${size}" (sizes: ${Object.keys(WORLD_SIZES).join(', ')})`);
     return { ...preset };
   }
-  return { ...WORLD_SIZES.small, ...size };
+  const resolved = { ...WORLD_SIZES.small, ...size };
+  stepSeconds(resolved); // a bad stepsPerDay fails here, before any part is built
+  return resolved;
 }

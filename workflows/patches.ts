@@ -6,3 +6,9 @@ export const STORAGE_VERSIONS_PATCH = 'status-storage-versions';
 
 /** 0.2.0: `status` also lists the schema drift seen (a fourth activity, after the versions). */
 export const SCHEMA_DRIFT_PATCH = 'status-schema-drift';
+
+/** 0.2.0: a pipeline run ends by applying the run-record retention (warehouse.runRecordsDays). */
+export const PIPELINE_RETENTION_PATCH = 'pipeline-retention';
+
+/** 0.2.0: a pipeline run given `verify` runs the checks after its export (scheduled syncs: `verify --changed`). */
+export const PIPELINE_VERIFY_PATCH = 'pipeline-verify-after-export';

@@ -17,6 +17,7 @@ import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
 import type { StreamName } from '../common/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
+import { PIPELINE_RETENTION_PATCH, PIPELINE_VERIFY_PATCH } from './patches.ts';
 import { ShardRouter, type ShardView } from './shardRouter.ts';
 import { mergeValidatorNodeIds } from './shardAssignment.ts';
 
@@ -210,12 +211,12 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
     }
   }
   // New steps at the end of the run: behind patches, so histories recorded without them replay as before.
-  if (patched('pipeline-retention')) {
+  if (patched(PIPELINE_RETENTION_PATCH)) {
     status.retention = router
       ? { runRecords: (await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).applyRetention()))).reduce((n, r) => n + r.runRecords, 0) }
       : await applyRetention();
   }
-  if (input.verify && patched('pipeline-verify-after-export')) {
+  if (input.verify && patched(PIPELINE_VERIFY_PATCH)) {
     status.phase = 'verifying';
     const findings = router
       ? (await Promise.all(router.involved().map((shard) => router.activitiesOn(shard).verify({ mode: input.verify, scope: 'shard' })))).flat()

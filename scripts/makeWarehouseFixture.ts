@@ -15,7 +15,8 @@ import { stringify as toYaml } from 'yaml';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { startSimulator } from '../tools/simulator/index.ts';
-import { buildPreviousRelease, previousRelease, REPO, runCliProcess } from '../test/upgrade/previousRelease.ts';
+import { buildPreviousRelease, previousRelease, REPO } from '../test/upgrade/previousRelease.ts';
+import { runNode } from '../test/helpers/runCli.ts';
 
 const FIXED_NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
 const STREAMS = ['evm.blocks', 'pn.validators'];
@@ -29,8 +30,8 @@ try {
   const config = configForWorld(sim.world.describe(), { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: join(work, 'data'), addressesPerChain: 1 });
   config.streams = STREAMS;
   writeFileSync(join(work, 'config.yaml'), toYaml(config));
-  const run = await runCliProcess(release.bin, ['-c', join(work, 'config.yaml'), 'backfill', '--json'], { ...process.env, CI: 'true', TEMPORAL_ADDRESS: '' });
-  if (run.status !== 0) throw new Error(`release ${release.version} backfill failed (exit ${run.status}): ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  const run = await runNode([release.bin, '-c', join(work, 'config.yaml'), 'backfill', '--json'], { env: { CI: 'true', TEMPORAL_ADDRESS: '' }, timeoutMs: 300_000 });
+  if (run.code !== 0) throw new Error(`release ${release.version} backfill failed (exit ${run.code}): ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const file = join(work, 'data', 'warehouse.duckdb');
   const copy = join(work, 'copy.duckdb');
   copyFileSync(file, copy);

@@ -9,8 +9,13 @@ export interface CliResult {
 
 /** Runs the real CLI (from its TypeScript sources, see cliEntry.ts) in a child process. */
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return runNode(cliArgv(args), options);
+}
+
+/** Runs `node <argv>` in a child process (killed after timeoutMs) and collects its output; another build's CLI too. */
+export function runNode(argv: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgv(args), {
+    const child = spawn(process.execPath, argv, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,19 +79,3 @@ export function buildPreviousRelease(log: (line: string) => void = () => undefin
   return { version, commit, dir, bin: join(dir, 'bin', 'glacier-etl.js'), buildSeconds: (Date.now() - started) / 1000, remove };
 }
 
-/** Runs a CLI asynchronously (an in-process simulator must keep serving while it runs). */
-export function runCliProcess(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 300_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('exit', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}

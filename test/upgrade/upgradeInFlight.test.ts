@@ -21,7 +21,8 @@ import { compareWithTruth } from '../helpers/truthTables.ts';
 import { cliArgv } from '../helpers/cliEntry.ts';
 import { runCli } from '../helpers/runCli.ts';
 import { FIXED_NOW } from '../helpers/pipelineHarness.ts';
-import { buildPreviousRelease, runCliProcess, type BuiltRelease } from './previousRelease.ts';
+import { buildPreviousRelease, type BuiltRelease } from './previousRelease.ts';
+import { runNode } from '../helpers/runCli.ts';
 
 /**
  * An upgrade in flight, end to end on real parts. The previous release (CHANGELOG.md's newest
@@ -136,12 +137,12 @@ describe('upgrade in flight: previous release -> current code', () => {
     const r = release!;
     const old = new Proc([r.bin, '-c', configPath, 'worker'], env).start();
     workers.push(old);
-    const started = await runCliProcess(r.bin, ['-c', configPath, 'backfill', '--detach', '--max-pages', '1', '--activity-budget', '0', '--no-export'], env, 120_000);
-    expect(started.status, started.stderr).toBe(0);
+    const started = await runNode([r.bin, '-c', configPath, 'backfill', '--detach', '--max-pages', '1', '--activity-budget', '0', '--no-export'], { env, timeoutMs: 120_000 });
+    expect(started.code, started.stderr).toBe(0);
     const pipelineId = pipelineWorkflowId('backfill', config.temporal.taskQueue);
     expect(started.stdout).toContain(pipelineId);
-    const created = await runCliProcess(r.bin, ['-c', configPath, 'schedule', 'create', '--cron', '0 3 1 1 *', '--id', SCHEDULE_ID, '--max-pages', '2'], env, 120_000);
-    expect(created.status, created.stderr).toBe(0);
+    const created = await runNode([r.bin, '-c', configPath, 'schedule', 'create', '--cron', '0 3 1 1 *', '--id', SCHEDULE_ID, '--max-pages', '2'], { env, timeoutMs: 120_000 });
+    expect(created.code, created.stderr).toBe(0);
     lap('old release started backfill and schedule');
 
     // Kill the old worker once partitions have committed batches and before the backfill ends.

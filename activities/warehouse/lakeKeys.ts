@@ -51,13 +51,9 @@ export function lakeKeysOfBatch(def: TableDef, columns: readonly CellValue[][], 
   return keys;
 }
 
-/** The partition key of a snapshot-walk record (the walks table has only a date key). */
-export function lakeKeyOfValues(values: readonly (string | null)[]): string {
-  return JSON.stringify(values);
-}
-
-export function dayKey(epochSeconds: number): string | null {
-  return dayOf(epochSeconds);
+/** The partition key of a table whose only hive key is the day (the snapshot-walk records). */
+export function dayOnlyLakeKey(epochSeconds: number): string {
+  return JSON.stringify([dayOf(epochSeconds)]);
 }
 
 /** The values of a partition key (an unreadable key yields undefined: the export then takes the full path). */

@@ -8,7 +8,7 @@ import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
-import { dayKey, expandLakeKeys, lakeKeyOfValues, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
+import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
@@ -355,7 +355,7 @@ export class Warehouse {
         }
         await this.fault(`after-table:${table.name}`);
       }
-      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', lakeKeyOfValues([dayKey(walk.snapshotAt)])]);
+      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),

@@ -8,6 +8,7 @@ import type { StreamCost } from './sync/streamCosts.ts';
 import type { DriftRow } from './warehouse/warehouse.ts';
 import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
+import { runSweep, type SweepInput, type SweepOutcome } from './sweep.ts';
 
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
@@ -66,6 +67,38 @@ export function createActivities(deps: ActivityDeps) {
         throw failure;
       } finally {
         turn.release();
+        clearInterval(beat);
+      }
+    },
+
+    /**
+     * One batch of each partition, `concurrency` at once, in this process (activities/sweep.ts).
+     * Heartbeats the outcomes settled so far; a retried call returns those without running them again.
+     */
+    async syncSweep(input: SweepInput): Promise<SweepOutcome[]> {
+      const sync = need(deps.sync, 'the sync core');
+      const ctx = Context.current();
+      const log = deps.logger.child({ workflowId: ctx.info.workflowExecution?.workflowId, partitions: input.partitions.length });
+      const settled = ((ctx.info.heartbeatDetails as { settled?: SweepOutcome[] } | undefined)?.settled ?? []).filter((o) => o && typeof o.partitionId === 'string');
+      if (settled.length > 0) log.info({ attempt: ctx.info.attempt, settled: settled.length }, 'sweep retried: skipping the partitions an earlier attempt settled');
+      let last: readonly SweepOutcome[] = settled;
+      // A batch can take a while (20 pages): the interval keeps the call alive between settlements.
+      const beat = setInterval(() => ctx.heartbeat({ settled: last }), 3_000);
+      try {
+        const outcomes = await runSweep(sync, input, {
+          logger: log,
+          signal: ctx.cancellationSignal,
+          turns,
+          settled,
+          progress: (o) => {
+            last = o;
+            ctx.heartbeat({ settled: o });
+          },
+        });
+        const handedOff = outcomes.filter((o) => 'handOff' in o).length;
+        log.debug({ done: outcomes.filter((o) => 'done' in o && o.done).length, handedOff }, 'sweep finished');
+        return outcomes;
+      } finally {
         clearInterval(beat);
       }
     },

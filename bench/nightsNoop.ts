@@ -3,7 +3,8 @@
  * already up, the small world backfilled, exported and verified once, then nights with no growth,
  * each the scheduled action (pipelineWorkflow, mode sync, export, verify --changed) started by a
  * Temporal client. Prints per night the wall time and the CPU seconds of the worker and of the dev
- * server (from /proc, over the night), and the partitions the night ran.
+ * server (from /proc, over the night), the partitions the night ran, and the history events the run
+ * and its child workflows recorded.
  *
  *   npm run -s build && npx tsx bench/nightsNoop.ts [nights=3]
  *   GLACIER_ROOT=<another checkout, built> npx tsx bench/nightsNoop.ts   (the same nights on that code)
@@ -84,6 +85,14 @@ try {
       const [w1, s1] = cpu();
       return { value, wall, worker: w1 - w0, server: s1 - s0 };
     };
+    /** History events of a run and of the child workflows it started (their latest runs): what a night leaves in Temporal. */
+    const historyEvents = async (workflowId: string): Promise<{ events: number; children: number }> => {
+      const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const children = events.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
+      let total = events.length;
+      for (const id of children) total += (await client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
+      return { events: total, children: children.length };
+    };
     const split = process.env.NIGHTS_SPLIT === '1';
     const pipelineArgs = (exportParquet: boolean, verify?: string) => [{ mode: 'sync', partitionConcurrency: config.partitionConcurrency ?? 6, maxPagesPerBatch: 20, exportParquet, ...(verify ? { verify } : {}) }];
     type Status = { partitions: unknown[]; exported?: { files: number }; verified?: { checks: number; problems: unknown[] } };
@@ -97,11 +106,13 @@ try {
       await new Promise((r) => setTimeout(r, 2000)); // pollers settle
       if (!split) {
         const r = await timed<Status>('pipelineWorkflow', `nights-noop-${night}`, pipelineArgs(true, process.env.NIGHTS_VERIFY ?? 'changed'));
-        line(night, 'night', r, String(r.value.partitions.length), String(r.value.exported?.files ?? '-'), r.value.verified ? `${r.value.verified.checks} (${r.value.verified.problems.length} problems)` : '-');
+        const h = await historyEvents(`nights-noop-${night}`);
+        line(night, 'night', r, String(r.value.partitions.length), String(r.value.exported?.files ?? '-'), `${r.value.verified ? `${r.value.verified.checks} (${r.value.verified.problems.length} problems)` : '-'}; history: ${h.events} events, ${h.children} child workflows`);
         continue;
       }
       const s = await timed<Status>('pipelineWorkflow', `nights-noop-${night}`, pipelineArgs(false));
-      line(night, 'sync', s, String(s.value.partitions.length), '-', '-');
+      const h = await historyEvents(`nights-noop-${night}`);
+      line(night, 'sync', s, String(s.value.partitions.length), '-', `history: ${h.events} events, ${h.children} child workflows`);
       const e = await timed<{ files: number }>('exportWorkflow', `nights-noop-export-${night}`, [{}]);
       line(night, 'export', e, '-', String(e.value.files), '-');
       const v = await timed<{ ok: boolean }[]>('verifyWorkflow', `nights-noop-verify-${night}`, [{ mode: 'changed' }]);

@@ -27,10 +27,10 @@ export async function followPipeline(session: Session, handle: WorkflowHandle<ty
     while (!stopped) {
       try {
         const status = await handle.query(pipelineStatusQuery);
-        // Running partitions report live row counts through their own query.
+        // Running partitions report live row counts through their own query (a sweep's have no workflow of their own).
         await Promise.all(
           status.partitions
-            .filter((p) => p.state === 'running')
+            .filter((p) => p.state === 'running' && p.via !== 'sweep')
             .slice(0, 32)
             .map(async (p) => {
               const live = await session.client.workflow.getHandle(p.workflowId).query(partitionProgressQuery).catch(() => undefined);

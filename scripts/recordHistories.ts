@@ -193,12 +193,16 @@ async function main(): Promise<void> {
     }
     if (!continued) throw new Error('no partition continued-as-new: lower SUGGEST_CONTINUE_AS_NEW_AT or the page size');
 
-    one.sim.advance(5);
+    // 25 new blocks: three pages of 10 at two pages a batch, so evm.blocks is handed off by the
+    // sweep to its child workflow, while the partitions with less to read finish in the sweep.
+    one.sim.advance(25);
     const syncId = `record-sync-${one.taskQueue}`;
     const sync = await client.workflow.execute(pipelineWorkflow, { taskQueue: one.taskQueue, workflowId: syncId, args: pipelineArgs({ mode: 'sync', exportParquet: true }) });
     expectDone(sync, 'sync');
-    await save(client, 'pipeline-sync-export', 'sync pipeline with derived wave and the Parquet export', syncId);
+    await save(client, 'pipeline-sync-export', 'sync pipeline with derived wave and the Parquet export: the sweep, then child workflows for what it did not finish', syncId);
     const blocks = sync.partitions.find((p) => p.stream === 'evm.blocks')!;
+    if (blocks.via === 'sweep') throw new Error('evm.blocks finished in the sweep: advance the world further so partition-sync records a child workflow');
+    if (!sync.partitions.some((p) => p.via === 'sweep')) throw new Error('no partition finished in the sweep');
     await save(client, 'partition-sync', 'an incremental partition walk (evm.blocks, sync)', blocks.workflowId);
 
     // 2. The maintenance workflows.

@@ -12,3 +12,9 @@ export const PIPELINE_RETENTION_PATCH = 'pipeline-retention';
 
 /** 0.2.0: a pipeline run given `verify` runs the checks after its export (scheduled syncs: `verify --changed`). */
 export const PIPELINE_VERIFY_PATCH = 'pipeline-verify-after-export';
+
+/**
+ * 0.2.0: a sync pipeline (unsharded) first runs one batch of every partition of a wave in one
+ * `syncSweep` activity; only the partitions it did not finish run as child workflows.
+ */
+export const PIPELINE_SWEEP_PATCH = 'pipeline-sync-sweep';

@@ -4,6 +4,7 @@ import {
   condition,
   WorkflowIdReusePolicy,
   defineQuery,
+  isCancellation,
   patched,
   proxyActivities,
   setHandler,
@@ -14,10 +15,11 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.ts';
 import type { PartitionSpec } from '../activities/sync/types.ts';
 import type { ExportSummary, VerifyFinding } from '../activities/ports.ts';
+import type { SweepOutcome } from '../activities/sweep.ts';
 import type { StreamName } from '../common/streamNames.ts';
 import { partitionWorkflow, type PartitionWorkflowResult } from './partition.ts';
 import { partitionWorkflowId } from './workflowIds.ts';
-import { PIPELINE_RETENTION_PATCH, PIPELINE_VERIFY_PATCH } from './patches.ts';
+import { PIPELINE_RETENTION_PATCH, PIPELINE_SWEEP_PATCH, PIPELINE_VERIFY_PATCH } from './patches.ts';
 import { ShardRouter, type ShardView } from './shardRouter.ts';
 import { mergeValidatorNodeIds } from './shardAssignment.ts';
 
@@ -54,6 +56,11 @@ export interface PipelinePartitionStatus {
   error?: string;
   /** Sharded layout: the shard it runs on (unset while the shards have not all answered). */
   shard?: string;
+  /**
+   * 'sweep' while the wave's sweep (one activity, no child workflow) holds the partition, and after
+   * the sweep finished it; unset when its child workflow ran (then `workflowId` is that workflow).
+   */
+  via?: 'sweep';
 }
 
 export interface PipelineStatus {
@@ -76,6 +83,17 @@ const { planPartitions, exportParquet } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
   retry: { maximumInterval: '1 minute' },
+});
+
+/**
+ * The sweep: one batch of every partition of a wave in one activity (activities/sweep.ts). It
+ * heartbeats as partitions settle; a retry skips what an earlier attempt settled. A sweep that fails
+ * every attempt costs nothing but time: its partitions run as child workflows.
+ */
+const { syncSweep } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
 /** Checks and housekeeping do not heartbeat: the same options as the `verify` command's (workflows/maintenance.ts). */
@@ -105,14 +123,56 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
       status.partitions.push(entry);
       return { spec: p, entry };
     });
+    // A sync's partitions mostly need one batch (a night's growth, or none): one sweep activity runs
+    // that batch of each, and only what it did not finish runs as a child workflow (from the
+    // checkpoint the sweep committed). A backfill's partitions need many batches each, so it keeps
+    // one child per partition; the sharded layout too (a sweep would be needed per shard queue).
+    const children = input.mode === 'sync' && entries.length > 0 && patched(PIPELINE_SWEEP_PATCH) ? await sweep(entries) : entries;
     let next = 0;
     const lane = async () => {
-      while (next < entries.length) {
-        const { spec, entry } = entries[next++];
+      while (next < children.length) {
+        const { spec, entry } = children[next++];
         await runPartition(spec, entry);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, input.partitionConcurrency) }, lane));
+  };
+
+  /** Runs the sweep over a wave's entries; returns those left to child workflows. */
+  const sweep = async <E extends { spec: PartitionSpec; entry: PipelinePartitionStatus }>(entries: E[]): Promise<E[]> => {
+    for (const { entry } of entries) {
+      entry.state = 'running';
+      entry.via = 'sweep';
+    }
+    let outcomes: SweepOutcome[] = [];
+    try {
+      outcomes = await syncSweep({
+        partitions: entries.map((e) => e.spec),
+        mode: input.mode,
+        runId,
+        snapshotAt: status.snapshotAt,
+        maxPagesPerBatch: input.maxPagesPerBatch,
+        concurrency: input.partitionConcurrency,
+      });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      // Every partition goes to its child workflow, which resumes from what the sweep committed.
+    }
+    const byId = new Map(outcomes.map((o) => [o.partitionId, o]));
+    return entries.filter(({ spec, entry }) => {
+      const outcome = byId.get(spec.id);
+      if (outcome && !('handOff' in outcome)) {
+        entry.rows += outcome.rows;
+        entry.pages += outcome.pages;
+        if (outcome.done) {
+          entry.state = 'done';
+          return false;
+        }
+      }
+      entry.state = 'pending';
+      delete entry.via;
+      return true;
+    });
   };
 
   const router = input.shards?.length ? new ShardRouter(input.shards, info.taskQueue, runId) : undefined;
@@ -133,8 +193,9 @@ export async function pipelineWorkflow(input: PipelineInput): Promise<PipelineSt
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       });
       const result: PartitionWorkflowResult = await child.result();
-      entry.rows = result.rows;
-      entry.pages = result.pages;
+      // Added to what a sweep committed before the child ran (0 otherwise).
+      entry.rows += result.rows;
+      entry.pages += result.pages;
       entry.state = 'done';
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createActivities } from '../../activities/index.ts';
+import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.ts';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator/index.ts';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { resolveConfig, type PipelineConfig, type ResolvedConfig } from '../../worker/config.ts';
@@ -28,6 +28,10 @@ export async function startPipelineHarness(options: {
   sim?: SimulatorOptions;
   edit?: (config: PipelineConfig) => void;
   env?: NodeJS.ProcessEnv;
+  /** Fault injection: the worker's activities built from these deps (a sync port that fails one partition...). */
+  deps?: (deps: ActivityDeps) => ActivityDeps;
+  /** Fault injection: the worker runs these activities (an activity that fails its first attempt...). */
+  activities?: (activities: Activities) => Activities;
 } = {}): Promise<PipelineHarness> {
   // A frozen clock keeps validator statuses and reward progress fixed between the sync and the truth.
   const sim = await startSimulator({ seed: 11, size: 'tiny', clock: () => FIXED_NOW, ...options.sim });
@@ -38,7 +42,8 @@ export async function startPipelineHarness(options: {
   const config = resolveConfig(base, { GLACIER_DATA_DIR: dataDir });
   const captured = capturedLogger('info');
   const runtime = await buildRuntime(config, captured.logger, options.env ?? {});
-  const tw = await startTestWorker({ activities: createActivities(runtime.deps), prefix: 'pipeline' });
+  const activities = createActivities(options.deps ? options.deps(runtime.deps) : runtime.deps);
+  const tw = await startTestWorker({ activities: options.activities ? options.activities(activities) : activities, prefix: 'pipeline' });
   let runs = 0;
   return {
     sim,

@@ -1,10 +1,11 @@
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { EXPORT_MEMORY_LIMIT, exportParquet } from '../../activities/warehouse/export.ts';
-import { GENERATION_MARKER, GENERATIONS_DIR } from '../../activities/warehouse/lakeGenerations.ts';
+import { GENERATION_MARKER } from '../../activities/warehouse/lakeGenerations.ts';
+import { lakeFiles } from '../helpers/lakeFiles.ts';
 import { rowsToColumns } from '../../activities/warehouse/index.ts';
 import { drainAll, startHarness, type Harness } from './harness.ts';
 import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
@@ -14,11 +15,7 @@ import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
 let h: Harness;
 let out: string;
 
-/** The lake as a reader sees it: through each table's link, without the generations behind them. */
-const walk = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.name !== GENERATIONS_DIR)
-    .flatMap((e) => (e.isDirectory() || e.isSymbolicLink() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+const walk = lakeFiles;
 
 beforeAll(async () => {
   h = await startHarness({

@@ -1,10 +1,10 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';
-import { GENERATIONS_DIR } from '../../activities/warehouse/lakeGenerations.ts';
+import { lakeFiles as walk } from '../helpers/lakeFiles.ts';
 import { lakeKeyPlaceholders } from '../../activities/warehouse/lakeKeys.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
@@ -21,11 +21,6 @@ let h: Harness;
 let out: string;
 let partitions: PartitionSpec[];
 
-/** The lake as a reader sees it: through each table's link, without the generations behind them. */
-const walk = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.name !== GENERATIONS_DIR)
-    .flatMap((e) => (e.isDirectory() || e.isSymbolicLink() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 const lakeFiles = () => walk(out).filter((f) => f.endsWith('.parquet'));
 const marks = async () => Number((await h.warehouse.query('SELECT count(*) AS n FROM _glacier_changed_partitions WHERE exported_seq IS DISTINCT FROM seq'))[0].n);
 

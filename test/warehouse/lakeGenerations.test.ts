@@ -203,3 +203,35 @@ describe('lake layout 2', () => {
     }
   });
 });
+
+describe('lake layout 2 with shards', () => {
+  it('two shards exporting into one lake at the same time lose none of each other’s files', async () => {
+    const lake = join(dir, 'shared');
+    const shards = await Promise.all(['a', 'b'].map(async (name, i) => ({ name, chain: CHAINS[i], wh: await openWarehouse(join(dir, `shard-${name}.duckdb`)) })));
+    try {
+      let block = 1;
+      for (const day of days('2026-10-29', 6)) {
+        await Promise.all(
+          shards.map(async (sh) => {
+            const t0 = Date.parse(`${day}T00:00:00Z`) / 1000;
+            const rows = [0, 1].map((i) => ({ chain_id: sh.chain, block_number: BigInt(block + i), block_hash: `0x${sh.name}${block + i}`, block_timestamp: BigInt(t0 + i) }));
+            await sh.wh.commitBatch([rowsToColumns(blocks, rows)], { partitionId: `test/${sh.name}/${day}`, stream: 'evm.blocks', pageToken: null, cursor: {}, rows: 2, pages: 1, complete: true });
+          }),
+        );
+        block += 2;
+        await Promise.all(shards.map((sh) => exportParquet(sh.wh, allTables(), lake, { tables: ['evm_blocks'] }, { shard: sh.name })));
+        const [r] = (await reader.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${realpathSync(join(lake, 'evm_blocks'))}/**/*.parquet', hive_partitioning = true)`)).getRowObjectsJS();
+        let expected = 0;
+        for (const sh of shards) expected += Number((await sh.wh.query('SELECT count(*) AS n FROM evm_blocks'))[0].n);
+        expect(Number(r.n), day).toBe(expected);
+      }
+      // Each shard compacted its own October; November's days are one file per shard and day.
+      for (const [i, sh] of shards.entries()) {
+        expect(readdirSync(join(lake, 'evm_blocks', `chain_id=${CHAINS[i]}`, 'month=2026-10'))).toEqual([`month-${sh.name}.parquet`]);
+        expect(readdirSync(join(lake, 'evm_blocks', `chain_id=${CHAINS[i]}`, 'month=2026-11')).sort()).toEqual(days('2026-11-01', 3).map((d) => `day-${d}-${sh.name}.parquet`));
+      }
+    } finally {
+      for (const sh of shards) await sh.wh.close();
+    }
+  });
+});

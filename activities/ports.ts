@@ -14,7 +14,7 @@ export interface SyncPort {
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
 
-/** Files (re)written, tables exported, partitions left unchanged and partition files removed. */
+/** Parquet files written, tables exported, partitions left unchanged and partitions removed. */
 export interface ExportSummary {
   files: number;
   tables: number;

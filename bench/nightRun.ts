@@ -10,6 +10,8 @@
  * CLI command's CPU (/usr/bin/time) goes to its phase. CU: the simulator's count of charged CU per
  * phase, and the run's own records (`status --json`, sql/ops/runCosts.sql) beside it.
  */
+import { readdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readStatusKb } from './benchWorld.ts';
 import { fileBytes, lakeStats, type NightService } from './nightsService.ts';
@@ -182,20 +184,32 @@ export class Analyst {
     await this.conn.runAndReadAll(sql);
     return performance.now() - t0;
   }
-  /** One day's transactions per chain (the lake's newest full day), then every day of the whole history. */
+  /**
+   * One day's transactions per chain (the lake's newest full day: its month key plus the timestamp
+   * range, so DuckDB opens that month's files only and skips the row groups outside the day), then
+   * every day of the whole history. The table's link is resolved once, as `glacier-etl sql` does.
+   */
   async queries(lake: string): Promise<{ dayMs: number; historyMs: number; day: string }> {
-    const glob = `read_parquet('${lake}/evm_transactions/**/*.parquet', hive_partitioning = true)`;
-    const dates = (await this.conn.runAndReadAll(`SELECT DISTINCT date::VARCHAR AS d FROM ${glob} ORDER BY d DESC LIMIT 2`)).getRowObjectsJS();
+    const glob = `read_parquet('${realpathSync(join(lake, 'evm_transactions'))}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)`;
+    const dayOf = `strftime(to_timestamp(block_timestamp) AT TIME ZONE 'UTC', '%Y-%m-%d')`;
+    const months = (await this.conn.runAndReadAll(`SELECT DISTINCT month FROM ${glob} ORDER BY month DESC LIMIT 2`)).getRowObjectsJS().map((r) => `'${String(r.month)}'`);
+    const dates = (await this.conn.runAndReadAll(`SELECT DISTINCT ${dayOf} AS d FROM ${glob} WHERE month IN (${months.join(', ') || "''"}) ORDER BY d DESC LIMIT 2`)).getRowObjectsJS();
     const day = String(dates[1]?.d ?? dates[0]?.d ?? '1970-01-01');
+    const lo = Date.parse(`${day}T00:00:00Z`) / 1000;
     const pick = `count(*) AS tx_count, count(DISTINCT from_address) AS senders, sum(value_num) AS value_wei, sum(CAST(gas_used AS HUGEINT) * gas_price_num) AS fees_wei`;
-    const dayMs = await this.time(`SELECT chain_id, ${pick} FROM ${glob} WHERE date = '${day}' GROUP BY ALL`);
-    const historyMs = await this.time(`SELECT chain_id, date, ${pick} FROM ${glob} GROUP BY ALL ORDER BY ALL`);
+    const dayMs = await this.time(`SELECT chain_id, ${pick} FROM ${glob} WHERE month = '${day.slice(0, 7)}' AND block_timestamp >= ${lo} AND block_timestamp < ${lo + 86_400} GROUP BY ALL`);
+    const historyMs = await this.time(`SELECT chain_id, ${dayOf} AS date, ${pick} FROM ${glob} GROUP BY ALL ORDER BY ALL`);
     return { dayMs, historyMs, day };
   }
-  /** Rows stored in the lake (every table, from the Parquet footers). */
+  /** Rows stored in the lake (every table through its link, from the Parquet footers). */
   async lakeRows(lake: string): Promise<number> {
-    const [row] = (await this.conn.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT AS n FROM parquet_file_metadata('${lake}/**/*.parquet')`)).getRowObjectsJS();
-    return Number(row?.n ?? 0);
+    let n = 0;
+    for (const e of readdirSync(lake, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue;
+      const [row] = (await this.conn.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT AS n FROM parquet_file_metadata('${realpathSync(join(lake, e.name))}/**/*.parquet')`)).getRowObjectsJS();
+      n += Number(row?.n ?? 0);
+    }
+    return n;
   }
 }
 

@@ -311,7 +311,9 @@ function doneWhen(results: NightsResults): DoneWhen[] {
     const b = ratio(bpr(last), bpr(first));
     out.push({ item: `warehouse bytes per stored row, night ${last.night} / night 1`, figure: `${fmt(b, 2)}x (${fmt(bpr(last), 1)} vs ${fmt(bpr(first), 1)} B/row)`, bound: '<= 1.1x', verdict: verdict(b, 1.1) });
     // The bound: daily files for the last 31 days and one file per month before, per date-partitioned
-    // group (table x partition key), plus the undated files (compaction as the issue sketches it).
+    // group (table x partition key), plus the undated files. Lake layout 2 keeps it: a group holds
+    // one file per day of its newest month (<= 31) and one per earlier month it has rows in (a span
+    // of d days touches at most ceil(d / 30) earlier calendar months).
     const months = Math.ceil((r.days + last.night) / 30);
     const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : r.lakeLayout.datedGroups * (31 + months) + r.lakeLayout.undatedFiles;
     out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : `${r.lakeLayout.datedGroups} dated groups x (31 daily + ${months} monthly) + ${r.lakeLayout.undatedFiles} undated`})`, verdict: verdict(last.lake.files, bound) });

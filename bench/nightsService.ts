@@ -52,7 +52,7 @@ export function fileBytes(path: string, sides: string[]): number {
   return [path, ...sides.map((s) => path + s)].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
 }
 
-/** Parquet files under a lake (temporary directories left out): count, bytes, and those modified since `since` (ms). */
+/** Parquet files of a lake as readers see them (through the tables' links; hidden directories left out): count, bytes, and those modified since `since` (ms). */
 export function lakeStats(root: string, since = Infinity): { files: number; bytes: number; changedSince: number; datedGroups: Set<string>; undated: number } {
   const out = { files: 0, bytes: 0, changedSince: 0, datedGroups: new Set<string>(), undated: 0 };
   const walk = (dir: string, rel: string) => {
@@ -65,14 +65,16 @@ export function lakeStats(root: string, since = Infinity): { files: number; byte
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const path = join(dir, e.name);
-      if (e.isDirectory()) walk(path, rel ? `${rel}/${e.name}` : e.name);
+      // Tables are links to their current generation (lake layout 2); the generations behind them
+      // (.generations, the previous one kept for readers) are not what a reader sees.
+      if (e.isDirectory() || e.isSymbolicLink()) walk(path, rel ? `${rel}/${e.name}` : e.name);
       else if (e.name.endsWith('.parquet')) {
         const st = statSync(path);
         out.files++;
         out.bytes += st.size;
         if (st.mtimeMs >= since) out.changedSince++;
-        // A date-partitioned file's group is its path without the date (and later) segments.
-        const date = rel.split('/').findIndex((s) => s.startsWith('date='));
+        // A dated file's group is its path without the month (layout 1: date) segment and after.
+        const date = rel.split('/').findIndex((s) => s.startsWith('month=') || s.startsWith('date='));
         if (date >= 0) out.datedGroups.add(rel.split('/').slice(0, date).join('/'));
         else out.undated++;
       }

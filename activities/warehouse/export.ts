@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
@@ -9,36 +8,45 @@ import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import type { Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
+import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGenerations.ts';
 
 /**
- * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
- * its epoch-second column), e.g. evm_blocks/chain_id=43114/date=2026-11-21/data.parquet.
+ * Parquet export, lake layout 2 (lakeGenerations.ts): `<lake>/<table>` links to the table's current
+ * generation, whose hive keys are the table's partition columns then month=YYYY-MM, e.g.
+ * evm_blocks/chain_id=43114/month=2026-11/day-2026-11-21.parquet for a day of the group's current
+ * month and evm_blocks/chain_id=43114/month=2026-10/month.parquet for a past month (undated tables:
+ * <partition columns>/data.parquet).
  *
- * - Incremental from the commits: every commit marks the partitions it changed in _glacier_changed_partitions
- *   (lakeKeys.ts); the export rewrites only those (each read by its own key and day range, so its
- *   cost is the partition's rows, not the table's) and clears their marks in the transaction that
- *   records the files. A crash after the files and before that transaction leaves the marks: the
- *   next export writes them again, so an export is never lost.
- * - Full path, for a table never exported with its current layout (first export, a column added), a
- *   lake missing one of its files, or `full`: every partition's rows are fingerprinted (count + xor
- *   of row hashes) and compared with _glacier_exports; changed or missing ones are rewritten,
- *   vanished ones deleted.
- * - Shards: each writes data-<shard>.parquet (see LakeLayout), so one glob reads their union.
- * - Atomic: a file is written under outDir/.tmp, fsynced, then renamed over its final name, so a
- *   reader sees the old file or the new one, never half of one. Empty tables produce no files.
+ * - Incremental from the commits: every commit marks the (day) partitions it changed in
+ *   _glacier_changed_partitions (lakeKeys.ts); the export fingerprints only those (each read by its
+ *   own key and day range, so its cost is the partition's rows, not the table's), rewrites the files
+ *   that hold a changed one (a day file, or a past month's file from the table's rows of that month),
+ *   and clears their marks in the transaction that records the fingerprints. A crash before that
+ *   transaction leaves the marks: the next export writes them again, so an export is never lost.
+ * - Compaction: when a group's newest day enters a new month, the next generation holds the previous
+ *   month as one file instead of its day files (TableWriter.layout).
+ * - Atomic per table: every change goes into a new generation (unchanged files hard-linked), and one
+ *   rename of the table's link publishes it, so a reader that resolved the link sees one whole
+ *   generation: the night's changes, compaction included, or none of them.
+ * - Full path, for a table never exported with its current layout (first export, a column added, a
+ *   lake converted from layout 1) or `full`: every partition's rows are fingerprinted (count + xor and
+ *   sum of row hashes) and compared with _glacier_exports. A file missing from the latest generation
+ *   is written again from the table without it.
+ * - Shards: each writes its files with -<shard> before .parquet (see LakeLayout) into the same
+ *   generations, so one glob reads their union.
  * - Exact: HUGEINT columns are written as DECIMAL(38,0) (DuckDB would write HUGEINT as DOUBLE).
  * - Contained: partition values are percent-encoded path segments and every path is checked to stay
- *   under outDir.
+ *   under the generation's directory.
  */
 
 export interface ExportResult {
-  /** Files (re)written by this export. */
+  /** Parquet files written by this export (new generations link the others). */
   files: number;
   /** Tables with at least one exported partition. */
   tables: number;
   /** Partitions left as they were (unchanged since the last export). */
   unchanged: number;
-  /** Partition files removed because their rows are gone. */
+  /** Partitions removed because their rows are gone. */
   deleted: number;
   /** Tables that took the full path (fingerprints over every row) instead of their marks. */
   fullTables?: number;
@@ -50,6 +58,8 @@ export interface ExportOptions {
   full?: boolean;
   /** Tests: runs after the files are in place and before the transaction that records them. */
   afterFiles?: () => void | Promise<void>;
+  /** Tests: runs when a table's next generation is built (in `build`) and before it is claimed and published. */
+  beforeClaim?: (table: string, build: string) => void | Promise<void>;
 }
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
@@ -63,8 +73,27 @@ function segment(value: unknown): string {
   return encoded === '' ? NULL_SEGMENT : encoded;
 }
 
+/**
+ * A partition's name in _glacier_exports: the table, its partition columns and its day
+ * (`evm_blocks/chain_id=43114/date=2026-11-21`). It names the unit of change and of fingerprints, not a
+ * file: in lake layout 2 a past month's days share one file (see fileOf).
+ */
 function partitionPath(def: TableDef, values: readonly (string | null)[]): string {
   return [def.name, ...partitionColumns(def).map((k, i) => `${k.name}=${segment(values[i])}`)].join('/');
+}
+
+/** The values of a recorded partition path (partitionPath's inverse; undefined if it does not fit the table). */
+function valuesOfPath(def: TableDef, path: string): (string | null)[] | undefined {
+  const segs = path.split('/').slice(1);
+  const keys = partitionColumns(def);
+  if (segs.length !== keys.length) return undefined;
+  const values: (string | null)[] = [];
+  for (const [i, s] of segs.entries()) {
+    if (!s.startsWith(`${keys[i].name}=`)) return undefined;
+    const v = s.slice(keys[i].name.length + 1);
+    values.push(v === NULL_SEGMENT ? null : decodeURIComponent(v));
+  }
+  return values;
 }
 
 function inside(root: string, path: string): string {
@@ -74,34 +103,26 @@ function inside(root: string, path: string): string {
   return full;
 }
 
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function removeEmptyDirs(dir: string, stopAt: string): void {
-  for (let d = dir; d.startsWith(stopAt) && d !== stopAt; d = dirname(d)) {
-    try {
-      if (readdirSync(d).length > 0) return;
-      rmdirSync(d);
-    } catch {
-      return;
-    }
-  }
-}
-
-interface TableExport {
+/** What a table's export decided from the fingerprints (before any file is written). */
+interface TableChanges {
   written: string[];
   unchanged: number;
   deleted: string[];
   current: Map<string, { fingerprint: string; rows: number }>;
+  /** Every partition the table has after this export, with its values. */
+  partitions: Map<string, (string | null)[]>;
 }
 
-/** What one table's export writes and where (shared by the full and the marked path). */
+/**
+ * One file of a generation: the rows of a group (the table's partition columns) for one day, one
+ * month, or all of them (undated tables).
+ */
+interface LakeFile {
+  values: (string | null)[];
+  span: 'day' | 'month';
+}
+
+/** What one table's export reads and where its files go (shared by the full and the marked path). */
 class TableWriter {
   readonly select: string;
   /**
@@ -114,9 +135,7 @@ class TableWriter {
   constructor(
     private readonly conn: DuckDBConnection,
     readonly def: TableDef,
-    private readonly root: string,
-    private readonly tmpDir: string,
-    private readonly fileName: string,
+    private readonly suffix: string,
   ) {
     const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
     this.select = fileColumns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
@@ -124,28 +143,53 @@ class TableWriter {
     this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
   }
 
-  target(partPath: string): string {
-    return inside(this.root, join(partPath, this.fileName));
+  /**
+   * The generation's files for the table's partitions (relative path -> file, and partition -> path).
+   * Dated tables: hive keys are the partition columns, then month=YYYY-MM. A group's "current" month is
+   * the month of its newest day in the data (not the wall clock: a late chain or a simulated calendar
+   * compacts by its own days); each day of it has its own file (day-YYYY-MM-DD.parquet), and every
+   * older month is one file (month.parquet). Undated tables: one data.parquet per group.
+   */
+  layout(partitions: Map<string, (string | null)[]>): { files: Map<string, LakeFile>; fileOf: (values: readonly (string | null)[]) => string } {
+    const dated = this.def.export.dateFrom !== undefined;
+    const groupOf = (values: readonly (string | null)[]) => (dated ? values.slice(0, -1) : [...values]);
+    const newest = new Map<string, string>();
+    if (dated) {
+      for (const values of partitions.values()) {
+        const day = values.at(-1);
+        const g = JSON.stringify(groupOf(values));
+        if (day !== null && day !== undefined && day > (newest.get(g) ?? '')) newest.set(g, day);
+      }
+    }
+    const files = new Map<string, LakeFile>();
+    const place = (values: readonly (string | null)[]): [string, LakeFile] => {
+      const group = groupOf(values);
+      const dirs = this.def.export.partitionBy.map((k, i) => `${k}=${segment(group[i])}`);
+      if (!dated) return [[...dirs, `data${this.suffix}.parquet`].join('/'), { values: group, span: 'day' }];
+      const day = values.at(-1) ?? null;
+      if (day === null) return [[...dirs, `month=${NULL_SEGMENT}`, `month${this.suffix}.parquet`].join('/'), { values: [...group, null], span: 'day' }];
+      const month = day.slice(0, 7);
+      const current = (newest.get(JSON.stringify(group)) ?? day).slice(0, 7);
+      if (month < current) return [[...dirs, `month=${month}`, `month${this.suffix}.parquet`].join('/'), { values: [...group, month], span: 'month' }];
+      return [[...dirs, `month=${month}`, `day-${day}${this.suffix}.parquet`].join('/'), { values: [...values], span: 'day' }];
+    };
+    for (const values of partitions.values()) {
+      const [rel, file] = place(values);
+      files.set(rel, file);
+    }
+    return { files, fileOf: (values) => place(values)[0] };
   }
 
-  async write(partPath: string, values: readonly (string | null)[]): Promise<void> {
-    const target = this.target(partPath);
-    const tmp = join(this.tmpDir, `${randomUUID()}.parquet`);
-    const { where, params } = partitionFilter(this.def, values);
-    await this.conn.run(`COPY (SELECT ${this.select} FROM ${ident(this.def.name)} WHERE ${where}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`, params);
-    fsyncPath(tmp);
-    renameInto(tmp, target);
-  }
-
-  remove(partPath: string): void {
-    const target = this.target(partPath);
-    rmSync(target, { force: true });
-    removeEmptyDirs(dirname(target), this.root);
+  async write(build: string, rel: string, file: LakeFile): Promise<void> {
+    const target = inside(build, rel);
+    mkdirSync(dirname(target), { recursive: true });
+    const { where, params } = partitionFilter(this.def, file.values, file.span);
+    await this.conn.run(`COPY (SELECT ${this.select} FROM ${ident(this.def.name)} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
   }
 }
 
-/** Full path: fingerprints every partition of the table (one scan of it) and rewrites the changed or missing ones. */
-async function exportTableFull(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>): Promise<TableExport> {
+/** Full path: fingerprints every partition of the table (one scan of it) and finds the changed, new and vanished ones. */
+async function fingerprintAll(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>): Promise<TableChanges> {
   const keys = partitionColumns(w.def);
   const groupCols = keys.map((k, i) => `${k.expr} AS p${i}`).join(', ');
   const fingerprints = (
@@ -156,34 +200,33 @@ async function exportTableFull(conn: DuckDBConnection, w: TableWriter, known: Ma
 
   const written: string[] = [];
   const current = new Map<string, { fingerprint: string; rows: number }>();
+  const partitions = new Map<string, (string | null)[]>();
   let unchanged = 0;
   for (const fp of fingerprints) {
     const values = keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])));
     const partPath = partitionPath(w.def, values);
     const fingerprint = `${String(fp.n)}:${String(fp.h)}`;
     current.set(partPath, { fingerprint, rows: Number(fp.n) });
-    if (known.get(partPath) === fingerprint && existsSync(w.target(partPath))) {
-      unchanged++;
-      continue;
-    }
-    await w.write(partPath, values);
-    written.push(partPath);
+    partitions.set(partPath, values);
+    if (known.get(partPath) === fingerprint) unchanged++;
+    else written.push(partPath);
   }
-  const deleted: string[] = [];
-  for (const partPath of known.keys()) {
-    if (current.has(partPath)) continue;
-    w.remove(partPath);
-    deleted.push(partPath);
-  }
-  return { written, unchanged, deleted, current };
+  const deleted = [...known.keys()].filter((p) => !current.has(p));
+  return { written, unchanged, deleted, current, partitions };
 }
 
 /**
  * Marked path: only the partitions commits marked. Each is fingerprinted over its own rows (the same
- * fingerprint as the full path, so either path can follow the other) and rewritten when it differs
- * from the recorded one; a partition left without rows loses its file.
+ * fingerprint as the full path, so either path can follow the other); the other partitions are the
+ * ones _glacier_exports records.
  */
-async function exportTableMarked(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>, marked: (string | null)[][]): Promise<TableExport> {
+async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>, marked: (string | null)[][]): Promise<TableChanges | undefined> {
+  const partitions = new Map<string, (string | null)[]>();
+  for (const path of known.keys()) {
+    const values = valuesOfPath(w.def, path);
+    if (!values) return undefined;
+    partitions.set(path, values);
+  }
   const written: string[] = [];
   const deleted: string[] = [];
   const current = new Map<string, { fingerprint: string; rows: number }>();
@@ -198,49 +241,80 @@ async function exportTableMarked(conn: DuckDBConnection, w: TableWriter, known: 
     const rows = Number(fp.n);
     if (rows === 0) {
       if (known.has(partPath)) {
-        w.remove(partPath);
+        partitions.delete(partPath);
         deleted.push(partPath);
       }
       continue;
     }
     const fingerprint = `${rows}:${String(fp.h)}`;
     current.set(partPath, { fingerprint, rows });
-    if (known.get(partPath) === fingerprint) {
-      unchanged++;
-      continue;
-    }
-    await w.write(partPath, values);
-    written.push(partPath);
+    partitions.set(partPath, values);
+    if (known.get(partPath) === fingerprint) unchanged++;
+    else written.push(partPath);
   }
-  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !seen.has(p)).length, deleted, current };
+  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !seen.has(p)).length, deleted, current, partitions };
 }
 
 /**
- * Where this warehouse's files go in the lake. One warehouse writes data.parquet; each shard writes
- * data-<shard>.parquet beside the others' in the same hive partition directories (so one glob reads
- * the union and no two writers ever touch one file), with its own temporary directory.
+ * Builds and publishes the table's next generation when its files change: unchanged files are
+ * hard-linked from the latest generation, files holding a changed or deleted partition (or missing
+ * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
+ * Returns the number of files written (0 when the table's files stay as they are).
+ */
+async function publishTable(w: TableWriter, gens: TableGenerations, changes: TableChanges, ownFile: (name: string) => boolean, beforeClaim?: ExportOptions['beforeClaim']): Promise<number> {
+  const { files, fileOf } = w.layout(changes.partitions);
+  const dirtyFromChanges = new Set<string>();
+  for (const p of changes.written) dirtyFromChanges.add(fileOf(changes.partitions.get(p)!));
+  for (const p of changes.deleted) {
+    const values = valuesOfPath(w.def, p);
+    if (values) dirtyFromChanges.add(fileOf(values));
+  }
+  for (let attempt = 0; ; attempt++) {
+    const base = gens.latest();
+    const baseFiles = base === undefined ? [] : filesUnder(gens.pathOf(base)).filter((f) => f !== GENERATION_MARKER);
+    const baseSet = new Set(baseFiles);
+    const dirty = [...files.keys()].filter((rel) => dirtyFromChanges.has(rel) || !baseSet.has(rel));
+    const dropped = baseFiles.filter((f) => ownFile(f.split('/').at(-1)!) && !files.has(f));
+    if (dirty.length === 0 && dropped.length === 0 && (base !== undefined || files.size === 0) && gens.entry().kind !== 'dir') {
+      if (base !== undefined) gens.publish();
+      return 0;
+    }
+    const build = gens.startBuild();
+    try {
+      const dirtySet = new Set(dirty);
+      for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
+      for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+    } catch (error) {
+      // Another export pruned the base while this one linked from it: build again on the latest.
+      if (errno(error) === 'ENOENT' && attempt < 5) continue;
+      throw error;
+    }
+    await beforeClaim?.(w.def.name, build);
+    if (gens.claim(build, (base ?? 0) + 1)) {
+      gens.publish();
+      return dirty.length;
+    }
+  }
+}
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/**
+ * Where this warehouse's files go in the lake. One warehouse writes data, day-<date> and month files; each shard
+ * writes the same names with -<shard> before .parquet, beside the others' in the same hive partition
+ * directories of one generation (so one glob reads the union and no two writers ever write one file).
  */
 export interface LakeLayout {
   shard?: string;
 }
 
-const fileNameOf = (layout: LakeLayout) => (layout.shard ? `data-${layout.shard}.parquet` : 'data.parquet');
-
-/**
- * mkdir -p, then rename. Shards share the lake's directories: another shard's export may remove a
- * directory it just emptied between our mkdir and rename, so one ENOENT is retried.
- */
-function renameInto(tmp: string, target: string): void {
-  for (let attempt = 0; ; attempt++) {
-    mkdirSync(dirname(target), { recursive: true });
-    try {
-      renameSync(tmp, target);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
-    }
-  }
-  fsyncPath(dirname(target));
+/** Whether a file name in a generation is this writer's (its own kinds of file, with its own shard suffix). */
+function ownFileOf(layout: LakeLayout): (name: string) => boolean {
+  const suffix = layout.shard ? `-${layout.shard}` : '';
+  return (name) => {
+    const m = /^(data|month|day-\d{4}-\d{2}-\d{2})(.*)\.parquet$/.exec(name);
+    return m !== null && m[2] === suffix;
+  };
 }
 
 interface Mark {
@@ -260,9 +334,11 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   ensureLakeLayout(root);
-  const tmpDir = join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp');
-  mkdirSync(tmpDir, { recursive: true });
-  const fileName = fileNameOf(layout);
+  // Layout 1 wrote through these; an export of it that died may have left one.
+  rmSync(join(root, layout.shard ? `.tmp-${layout.shard}` : '.tmp'), { recursive: true, force: true });
+  const owner = layout.shard ?? '_';
+  const suffix = layout.shard ? `-${layout.shard}` : '';
+  const ownFile = ownFileOf(layout);
   const conn = await warehouse.connect();
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
@@ -282,18 +358,17 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       const known = new Map(state.filter((s) => s.table_name === def.name).map((s) => [String(s.partition_path), String(s.fingerprint)]));
       const own = marks.filter((m) => m.table === def.name);
       const values = own.map((m) => valuesOfKey(def, m.key));
-      const w = new TableWriter(conn, def, root, tmpDir, fileName);
-      const full =
-        options.full ||
-        layouts.get(def.name) !== layoutSignature(def) ||
-        values.some((v) => v === undefined) ||
-        [...known.keys()].some((p) => !existsSync(w.target(p)));
-      const r = full ? await exportTableFull(conn, w, known) : await exportTableMarked(conn, w, known, values as (string | null)[][]);
-      if (full) result.fullTables!++;
-      result.files += r.written.length;
+      const w = new TableWriter(conn, def, suffix);
+      const gens = new TableGenerations(root, def.name, owner);
+      gens.cleanBuilds();
+      const full = options.full || layouts.get(def.name) !== layoutSignature(def) || values.some((v) => v === undefined) || (gens.latest() === undefined && (known.size > 0 || gens.entry().kind === 'dir'));
+      const marked = full ? undefined : await fingerprintMarked(conn, w, known, values as (string | null)[][]);
+      const r = marked ?? (await fingerprintAll(conn, w, known));
+      result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
+      if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;
-      if (r.current.size > 0 || (!full && known.size > r.deleted.length)) result.tables++;
+      if (r.partitions.size > 0) result.tables++;
       for (const path of r.written) updates.push({ table: def.name, path, ...r.current.get(path)! });
       for (const path of r.deleted) removals.push({ table: def.name, path });
       cleared.push(...own);
@@ -318,7 +393,6 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   } finally {
     await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
     conn.closeSync();
-    rmSync(tmpDir, { recursive: true, force: true });
   }
   return result;
 }

@@ -68,12 +68,27 @@ export function valuesOfKey(def: TableDef, key: string): (string | null)[] | und
   }
 }
 
+function dayRange(day: string): [number, number] {
+  const lo = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) / 1000 : NaN;
+  if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
+  return [lo, lo + DAY_SECONDS];
+}
+
+function monthRange(month: string): [number, number] {
+  const lo = /^\d{4}-\d{2}$/.test(month) ? Date.parse(`${month}-01T00:00:00Z`) / 1000 : NaN;
+  if (!Number.isFinite(lo)) throw new Error(`not a partition month: ${JSON.stringify(month)}`);
+  const next = new Date(lo * 1000);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return [lo, next.getTime() / 1000];
+}
+
 /**
- * The rows of one partition: equality on the partition columns, and for the day a range over the
+ * The rows of one partition (span 'month': the date value is 'YYYY-MM' and the range its month, the
+ * rows of one compacted lake file): equality on the partition columns, and for the day a range over the
  * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
  * read costs its rows, not the table's.
  */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
+export function partitionFilter(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day'): { where: string; params: DuckDBValue[] } {
   const clauses: string[] = [];
   const params: DuckDBValue[] = [];
   def.export.partitionBy.forEach((c, i) => {
@@ -89,9 +104,8 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
     const col = ident(def.export.dateFrom);
     if (day === null) clauses.push(`${col} IS NULL`);
     else {
-      const lo = Date.parse(`${day}T00:00:00Z`) / 1000;
-      if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
-      params.push(BigInt(lo), BigInt(lo + DAY_SECONDS));
+      const [lo, hi] = span === 'day' ? dayRange(day) : monthRange(day);
+      params.push(BigInt(lo), BigInt(hi));
       clauses.push(`${col} >= $${params.length - 1} AND ${col} < $${params.length}`);
     }
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * without it is version 1. A layout change is "add a step and bump", as for the warehouse
  * (activities/warehouse/schemaVersion.ts); the file is rewritten only after every step ran.
  */
-export const LAKE_LAYOUT_VERSION = 1;
+export const LAKE_LAYOUT_VERSION = 2;
 export const LAKE_VERSION_FILE = '_glacier_lake.json';
 
 export interface LakeStep {
@@ -16,8 +16,17 @@ export interface LakeStep {
   run: (root: string) => void;
 }
 
-/** Steps after version 1, in order (none yet). */
-export const LAKE_STEPS: readonly LakeStep[] = [];
+/** Steps after version 1, in order. */
+export const LAKE_STEPS: readonly LakeStep[] = [
+  {
+    version: 2,
+    // Recorded before any table is converted, so older code refuses the lake from then on. The
+    // conversion needs the warehouse: each table whose entry is still a directory is rewritten by the
+    // export into its first generation, which then replaces the directory (lakeGenerations.ts).
+    summary: 'tables become links to generations; hive keys month= instead of date=; past months compacted',
+    run: () => undefined,
+  },
+];
 
 export class LakeTooNewError extends Error {
   constructor(root: string, found: number, supported: number) {

@@ -34,7 +34,7 @@ export interface Scd2Spec {
   tracked: string[];
 }
 
-/** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column for `date=`. */
+/** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column: the day of a partition (lake files carry it as month=YYYY-MM, see export.ts). */
 export interface ExportLayout {
   partitionBy: string[];
   dateFrom?: string;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -26,8 +26,10 @@ async function openForQuery(config: { dataDir: string; lakeDir?: string; shards:
   const dir = lakeDirOf(config);
   if (!existsSync(dir)) throw new UserError(sharded ? `no Parquet lake at ${dir}: run backfill (or export) first` : `no warehouse at ${file} and no Parquet export at ${dir}: run backfill first`);
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  for (const table of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z0-9_]+$/.test(d.name))) {
-    const glob = join(dir, table.name, '**', '*.parquet').replaceAll("'", "''");
+  // Each table's link is resolved once: every view reads one whole generation, even if an export
+  // publishes the next one while the session runs (the previous generation stays until the swap after).
+  for (const table of readdirSync(dir, { withFileTypes: true }).filter((d) => (d.isDirectory() || d.isSymbolicLink()) && /^[a-z0-9_]+$/.test(d.name))) {
+    const glob = join(realpathSync(join(dir, table.name)), '**', '*.parquet').replaceAll("'", "''");
     await connection.run(`CREATE VIEW "${table.name}" AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)`);
   }
   return { connection, source: sharded ? `${dir} (Parquet lake of shards ${config.shards.join(', ')})` : `${dir} (Parquet export; the warehouse file is in use by a worker)` };

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,6 +18,7 @@ import { partitionProgressQuery } from '../../workflows/partition.ts';
 import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
 import { openShardUnion } from '../helpers/shardUnion.ts';
 import { runCli } from '../helpers/runCli.ts';
+import { lakeFiles } from '../helpers/lakeFiles.ts';
 import { FIXED_NOW } from '../helpers/pipelineHarness.ts';
 import { WorkerProcess } from '../reliability/workerProcess.ts';
 
@@ -192,10 +193,10 @@ describe('sharded backfill: three shard worker processes, one SIGKILLed mid-run'
       const counts = await union.counts();
       // The lake: one glob per table reads exactly the union, from per-shard file names only.
       const lake = lakeDirOf(config);
-      const names = readdirSync(lake, { recursive: true }).map(String).filter((f) => f.endsWith('.parquet'));
+      const names = lakeFiles(lake).filter((f) => f.endsWith('.parquet'));
       expect(names.length).toBeGreaterThan(0);
-      expect(names.filter((f) => !/\/data-[abc]\.parquet$/.test(f))).toEqual([]);
-      for (const shard of SHARDS) expect(names.some((f) => f.endsWith(`data-${shard}.parquet`)), `lake files of ${shard}`).toBe(true);
+      expect(names.filter((f) => !/\/(data|month|day-\d{4}-\d{2}-\d{2})-[abc]\.parquet$/.test(f))).toEqual([]);
+      for (const shard of SHARDS) expect(names.some((f) => f.endsWith(`-${shard}.parquet`)), `lake files of ${shard}`).toBe(true);
       expect(Number(JSON.parse(sql.stdout)[0].n)).toBe(counts.get('evm_transactions'));
       const reader = await (await DuckDBInstance.create(':memory:')).connect();
       for (const [table, n] of counts) {

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { EXPORT_MEMORY_LIMIT, exportParquet } from '../../activities/warehouse/export.ts';
+import { GENERATION_MARKER } from '../../activities/warehouse/lakeGenerations.ts';
+import { lakeFiles } from '../helpers/lakeFiles.ts';
 import { rowsToColumns } from '../../activities/warehouse/index.ts';
 import { drainAll, startHarness, type Harness } from './harness.ts';
 import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
@@ -13,7 +15,7 @@ import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
 let h: Harness;
 let out: string;
 
-const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+const walk = lakeFiles;
 
 beforeAll(async () => {
   h = await startHarness({
@@ -68,11 +70,12 @@ describe('Parquet export', () => {
     for (const t of ['evm_blocks', 'evm_token_transfers', 'evm_erc20_balances', 'evm_native_balances', 'pn_utxos', '_glacier_snapshot_walks']) await assertSame(t);
     const [{ amount }] = await h.warehouse.query(`SELECT amount::VARCHAR AS amount FROM read_parquet('${join(out, 'pn_utxos', '**', '*.parquet')}') WHERE utxo_id = 'u1'`);
     expect(amount).toBe('123456789012345678901234567');
-    // Besides Parquet, only the layout version at the root (a leading '_' so hive readers skip it).
-    const files = walk(out).filter((f) => f !== join(out, LAKE_VERSION_FILE));
+    // Besides Parquet, only the layout version at the root and each generation's marker (a leading '_' so hive readers skip them).
+    const files = walk(out).filter((f) => f !== join(out, LAKE_VERSION_FILE) && !f.endsWith(`/${GENERATION_MARKER}`));
     expect(existsSync(join(out, LAKE_VERSION_FILE))).toBe(true);
-    expect(files.every((f) => f.endsWith('data.parquet'))).toBe(true);
-    expect(files.some((f) => f.includes(join('evm_blocks', 'chain_id=43114', 'date=')))).toBe(true);
+    expect(files.every((f) => /\/(data|month|day-\d{4}-\d{2}-\d{2})\.parquet$/.test(f)), files.join('\n')).toBe(true);
+    expect(files.some((f) => f.includes(join('evm_blocks', 'chain_id=43114', 'month=')))).toBe(true);
+    expect(lstatSync(join(out, 'evm_blocks')).isSymbolicLink()).toBe(true);
     // Empty tables leave nothing behind.
     expect(existsSync(join(out, 'pn_vertices'))).toBe(false);
     expect(existsSync(join(out, '.tmp'))).toBe(false);

@@ -39,7 +39,7 @@ describe('lake layout version', () => {
       expect(status.storage).toEqual({ warehouse: { version: WAREHOUSE_SCHEMA_VERSION, current: WAREHOUSE_SCHEMA_VERSION }, lake: { version: LAKE_LAYOUT_VERSION, current: LAKE_LAYOUT_VERSION } });
       writeFileSync(join(lakeDirOf(h.config), LAKE_VERSION_FILE), `{"layoutVersion":${LAKE_LAYOUT_VERSION + 1}}`);
       const { buildRuntime } = await import('../../worker/runtime.ts');
-      await expect(buildRuntime({ ...h.config, dataDir: join(dir, 'other'), lakeDir: lakeDirOf(h.config) }, h.runtime.deps.logger, {})).rejects.toThrow(/has layout version 2, newer than this glacier-etl writes \(version 1\)/);
+      await expect(buildRuntime({ ...h.config, dataDir: join(dir, 'other'), lakeDir: lakeDirOf(h.config) }, h.runtime.deps.logger, {})).rejects.toThrow(`has layout version ${LAKE_LAYOUT_VERSION + 1}, newer than this glacier-etl writes (version ${LAKE_LAYOUT_VERSION})`);
     } finally {
       await h.close();
     }

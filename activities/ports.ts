@@ -3,6 +3,7 @@ import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput,
 import type { ReportData } from './report/reportData.ts';
 import type { StreamCost } from './sync/streamCosts.ts';
 import type { DriftRow } from './warehouse/warehouse.ts';
+import type { RunSize } from './warehouse/runSizes.ts';
 
 /**
  * What the Temporal activities need from the rest of the worker, as narrow interfaces, so the
@@ -68,9 +69,11 @@ export interface VerifyInput {
   mode?: 'full' | 'changed';
 }
 
-/** Housekeeping after a run: retention of the tables that grow per run. */
+/** Housekeeping after a run: the run's size record, and retention of the tables that grow per run. */
 export interface MaintenancePort {
   applyRetention(): Promise<{ runRecords: number }>;
+  /** What the warehouse (and the lake, if the run exported) holds at the end of pipeline run `runId` (_glacier_run_sizes). */
+  recordRunSize(runId: string): Promise<RunSize>;
 }
 
 export interface VerifyPort {

@@ -8,6 +8,7 @@ import { allTables } from '../activities/streams/catalog.ts';
 import { checkLakeLayout, LAKE_LAYOUT_VERSION, readLakeLayout } from '../activities/warehouse/lakeLayout.ts';
 import { WAREHOUSE_SCHEMA_VERSION } from '../activities/warehouse/schemaVersion.ts';
 import { applyRetention } from '../activities/warehouse/retention.ts';
+import { recordRunSize } from '../activities/warehouse/runSizes.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
@@ -89,7 +90,10 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
         }),
       },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
-      maintenance: { applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }) },
+      maintenance: {
+        applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }),
+        recordRunSize: (runId) => recordRunSize(warehouse, { runId, tables: allTables().map((t) => t.name), lakeDir: outDir }),
+      },
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),
     },

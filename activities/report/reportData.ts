@@ -15,6 +15,34 @@ export interface CuFigure {
   cu: number;
 }
 
+/** One pipeline run's size record (_glacier_run_sizes): what it cost and what the warehouse held when it ended. */
+export interface NightFigure {
+  run_id: string;
+  /** 'sync' (CLI sync and the Schedule's runs) or 'backfill'; null for a run that synced no partition. */
+  mode: string | null;
+  /** When its first partition started (UTC, ISO seconds). */
+  started: string;
+  cu: number;
+  requests: number;
+  pages: number;
+  rows_written: number;
+  /** Rows stored in the stream tables when the run ended. */
+  rows_stored: number;
+  /** The DuckDB file and its WAL. */
+  warehouse_bytes: number;
+  /** The lake's Parquet files (every shard's) when the run exported; null when it did not. */
+  lake_files: number | null;
+  lake_bytes: number | null;
+  /** Wall time from the first partition's start to the last commit. */
+  sync_seconds: number | null;
+  /** Wall time from the last commit to the record (the export); null when the run did not export. */
+  export_seconds: number | null;
+  /** sync + export (the nightly verify runs after the record and is not in it). */
+  wall_seconds: number | null;
+  /** Rows stored per stream table. */
+  table_rows: Record<string, number>;
+}
+
 /** Everything the report shows, as plain JSON (it is embedded into the page as is). */
 export interface ReportData {
   generatedAt: string;
@@ -35,6 +63,8 @@ export interface ReportData {
   rewardsPerAddress: Row[];
   /** Schema drift seen (_glacier_drift); empty on a warehouse from before it existed. */
   drift?: Row[];
+  /** Every pipeline run's size record, oldest first (the page plots the sync runs). */
+  nights: NightFigure[];
 }
 
 export function plainCell(value: unknown): Cell {
@@ -71,6 +101,30 @@ async function cuPerRunAndStream(query: QueryFn): Promise<CuFigure[]> {
   return found.map((r) => ({ run_id: String(r.run_id), stream: String(r.stream), pages: Number(r.pages), cu: Number(r.cu) }));
 }
 
+const numberOrNull = (value: Cell | undefined) => (value === null || value === undefined ? null : Number(value));
+
+/** The size records of the runs, oldest first (sql/report/nights.sql). */
+async function nights(query: QueryFn): Promise<NightFigure[]> {
+  const found = await rows(query, 'report/nights.sql');
+  return found.map((r) => ({
+    run_id: String(r.run_id),
+    mode: r.mode === null ? null : String(r.mode),
+    started: String(r.started),
+    cu: Number(r.cu),
+    requests: Number(r.requests),
+    pages: Number(r.pages),
+    rows_written: Number(r.rows_written),
+    rows_stored: Number(r.rows_stored),
+    warehouse_bytes: Number(r.warehouse_bytes),
+    lake_files: numberOrNull(r.lake_files),
+    lake_bytes: numberOrNull(r.lake_bytes),
+    sync_seconds: numberOrNull(r.sync_seconds),
+    export_seconds: numberOrNull(r.export_seconds),
+    wall_seconds: numberOrNull(r.wall_seconds),
+    table_rows: JSON.parse(String(r.table_rows)) as Record<string, number>,
+  }));
+}
+
 /** What the report shows, read from the warehouse (the worker that owns the file runs this as an activity). */
 export async function loadReportData(query: QueryFn, options: { source: string; verifyFindings?: VerifyFinding[]; now?: Date }): Promise<ReportData> {
   return {
@@ -89,5 +143,6 @@ export async function loadReportData(query: QueryFn, options: { source: string; 
     rewardsPerAddress: await rows(query, 'report/rewardsPerAddress.sql'),
     // A warehouse last opened by 0.1.0 (read-only here) has no drift table yet.
     drift: await rows(query, 'report/drift.sql').catch(() => []),
+    nights: await nights(query),
   };
 }

@@ -15,7 +15,7 @@ import { sqlFile } from './sqlFile.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 4;
+export const WAREHOUSE_SCHEMA_VERSION = 6;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -33,6 +33,7 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   { version: 2, summary: 'the file records its schema version in _glacier_meta' },
   { version: 3, summary: 'lake state: partitions each commit changed (_glacier_changed_partitions), exported layouts, the nightly verify watermark' },
   { version: 4, summary: 'schema drift: an _extra JSON column on every stream table, _glacier_drift and _glacier_stream_fields' },
+  { version: 6, summary: 'the size of the warehouse at the end of each pipeline run, with what the run cost (_glacier_run_sizes)' },
 ];
 
 /** A warehouse written by a newer glacier-etl: refused before anything touches the file. */

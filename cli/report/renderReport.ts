@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Cell, ReportData, Row } from '../../activities/report/reportData.ts';
+import type { Cell, NightFigure, ReportData, Row } from '../../activities/report/reportData.ts';
 
 /** The charts the page draws, in page order: id, title, and the data they come from. */
 export const REPORT_CHARTS = [
@@ -16,6 +16,8 @@ export const REPORT_CHARTS = [
   'cu-per-run',
   'sync-rows-pages',
   'sync-duration',
+  'nights-cost',
+  'nights-time',
 ] as const;
 export type ReportChartId = (typeof REPORT_CHARTS)[number];
 
@@ -99,6 +101,52 @@ function perStream(partitions: Row[]): Row[] {
   });
 }
 
+/** The sync runs (CLI `sync` and the Schedule's nights) in run order: what the Nights section plots. */
+export const syncNights = (data: Pick<ReportData, 'nights'>): NightFigure[] => data.nights.filter((n) => n.mode === 'sync');
+
+/** Night 1, 10 and the last (those that exist, each once): the rows of the Nights table. */
+export function milestoneNights(nights: readonly NightFigure[]): { night: number; figure: NightFigure }[] {
+  const picks = [...new Set([1, 10, nights.length].filter((n) => n >= 1 && n <= nights.length))];
+  return picks.map((night) => ({ night, figure: nights[night - 1] }));
+}
+
+const megabytes = (bytes: number | null) => (bytes === null ? null : Number((bytes / 1e6).toFixed(2)));
+const seconds = (value: number | null) => (value === null ? null : Number(value.toFixed(1)));
+
+/** The Nights section: cost per sync run against the warehouse's size when it ended, and nights 1, 10 and last. */
+function nightsSection(data: ReportData): string {
+  const nights = syncNights(data);
+  const backfills = data.nights.length - nights.length;
+  const rows: Row[] = milestoneNights(nights).map(({ night, figure: n }) => ({
+    night,
+    started: n.started,
+    rows_stored: n.rows_stored,
+    warehouse_mb: megabytes(n.warehouse_bytes),
+    lake_files: n.lake_files,
+    lake_mb: megabytes(n.lake_bytes),
+    cu: n.cu,
+    requests: n.requests,
+    rows_written: n.rows_written,
+    sync: seconds(n.sync_seconds),
+    export: seconds(n.export_seconds),
+    wall: seconds(n.wall_seconds),
+  }));
+  const note = 'x: rows stored in the stream tables when the run ended. A run\'s wall time is sync (first partition start to last commit) + export (last commit to the end of the export); the nightly verify runs after and is not in it.';
+  return `<section id="nights">
+<h2>Nights</h2>
+<p class="note">What each sync run (<code>sync</code> and the Schedule's nights) cost against the size of the warehouse when it ended, from the size record every pipeline run writes at its end (<code>_glacier_run_sizes</code>, kept when run records are pruned).${backfills > 0 ? ` ${html(backfills)} other run${backfills === 1 ? '' : 's'} (backfills) recorded, not plotted.` : ''}</p>
+<div class="grid">
+${chart('nights-cost', 'Cost per night against rows stored', nights.length > 0, note)}
+${chart('nights-time', 'Wall time per night against rows stored', nights.length > 0)}
+</div>
+${table(
+  [['night', 'night'], ['started', 'started (UTC)'], ['rows_stored', 'rows stored'], ['warehouse_mb', 'warehouse MB'], ['lake_files', 'lake files'], ['lake_mb', 'lake MB'], ['cu', 'CU'], ['requests', 'requests'], ['rows_written', 'rows written'], ['sync', 'sync s'], ['export', 'export s'], ['wall', 'wall s']],
+  rows,
+  { numeric: ['night', 'rows_stored', 'warehouse_mb', 'lake_files', 'lake_mb', 'cu', 'requests', 'rows_written', 'sync', 'export', 'wall'], empty: 'no sync run recorded its size yet', id: 'nights-table' },
+)}
+</section>`;
+}
+
 const STYLE = `
 :root { color-scheme: light; --ink: #1f2937; --muted: #6b7280; --line: #e5e7eb; --bad: #b91c1c; --good: #15803d; }
 * { box-sizing: border-box; }
@@ -125,6 +173,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 14px; min-width: 150px; }
 .card b { display: block; font-size: 20px; }
 `;
+
+/** The data the page embeds: the report's, without the per-table rows of every night (in `report --json`, not drawn). */
+const pageData = (data: ReportData) => ({ ...data, nights: data.nights.map(({ table_rows: _perTable, ...night }) => night) });
 
 /** The report as one self-contained HTML page: data, Chart.js and the page script all inline. */
 export function renderReport(data: ReportData): string {
@@ -248,8 +299,10 @@ ${table(
   { numeric: ['index', 'partitions', 'partitions_done', 'rows', 'pages', 'duration'], empty: 'no runs recorded' },
 )}
 </section>
+
+${nightsSection(data)}
 </main>
-<script type="application/json" id="report-data">${scriptJson(data)}</script>
+<script type="application/json" id="report-data">${scriptJson(pageData(data))}</script>
 <script>${library}</script>
 <script>${script}</script>
 </body>

@@ -149,6 +149,29 @@
     options: { scales: { y: { beginAtZero: true, title: axisTitle('seconds') } } },
   });
 
+  // Nights: one point per sync run at the rows the warehouse stored when it ended (a linear x axis:
+  // the labels are those row counts, so the distance between points is the growth between nights).
+  var nights = data.nights.filter(function (n) { return n.mode === 'sync'; });
+  var stored = nights.map(function (n) { return n.rows_stored; });
+  var nightAxis = { type: 'linear', title: axisTitle('rows stored at the end of the run') };
+  var nightTitle = function (items) { return items.length ? 'night ' + (items[0].dataIndex + 1) + ' (' + nights[items[0].dataIndex].started + ')' : ''; };
+  var nightLine = function (label, i, key, axis) {
+    return { label: label, yAxisID: axis, backgroundColor: color(i), borderColor: color(i), pointRadius: 3, data: nights.map(function (n) { return n[key]; }) };
+  };
+  draw('nights-cost', {
+    type: 'line',
+    data: { labels: stored, datasets: [nightLine('CU', 0, 'cu', 'y'), nightLine('requests', 3, 'requests', 'y1'), nightLine('rows written', 2, 'rows_written', 'y1')] },
+    options: {
+      plugins: { tooltip: { callbacks: { title: nightTitle } } },
+      scales: { x: nightAxis, y: { beginAtZero: true, title: axisTitle('CU') }, y1: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: axisTitle('requests, rows written') } },
+    },
+  });
+  draw('nights-time', {
+    type: 'line',
+    data: { labels: stored, datasets: [nightLine('sync (s)', 4, 'sync_seconds', 'y'), nightLine('export (s)', 5, 'export_seconds', 'y'), nightLine('sync + export (s)', 1, 'wall_seconds', 'y')] },
+    options: { plugins: { tooltip: { callbacks: { title: nightTitle } } }, scales: { x: nightAxis, y: { beginAtZero: true, title: axisTitle('seconds') } } },
+  });
+
   window.glacierReport = { charts: charts, data: data };
   document.body.dataset.ready = 'true';
 })();

@@ -34,6 +34,9 @@ describe('glacier-etl report: arguments and an empty warehouse', () => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
+    const both = await runCli(['report', '--json', '--out', join(dir, 'r.html')], { env: env() });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toBe('glacier-etl: report: --json prints the data and writes no page: drop --out\n');
     const unknown = await runCli(['report', '--bogus'], { env: env() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
@@ -48,5 +51,17 @@ describe('glacier-etl report: arguments and an empty warehouse', () => {
     expect(page).toContain('no data for this chart');
     expect(page).not.toContain('<canvas');
     expect(readdirSync(join(dir, 'data')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(page).toContain('no sync run recorded its size yet');
+  });
+
+  it('--json prints the data and writes no page: an empty warehouse has no nights', async () => {
+    rmSync(join(dir, 'data', 'report.html'), { force: true });
+    const result = await runCli(['report', '--json'], { env: env() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const data = JSON.parse(result.stdout) as { nights: unknown[]; partitions: unknown[] };
+    expect(data.nights).toEqual([]);
+    expect(data.partitions).toEqual([]);
+    expect(readdirSync(join(dir, 'data'))).not.toContain('report.html');
   });
 });

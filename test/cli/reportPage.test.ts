@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,7 +7,10 @@ import { chromium, type Browser } from 'playwright-core';
 import { chromiumExecutable } from '../helpers/chromium.ts';
 import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
 import { runCli } from '../helpers/runCli.ts';
+import { lakeDirOf } from '../../worker/paths.ts';
 import { REPORT_CHARTS } from '../../cli/report/renderReport.ts';
+import { allTables } from '../../activities/streams/catalog.ts';
+import type { ReportData } from '../../activities/report/reportData.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
@@ -37,6 +40,7 @@ describe('glacier-etl report, opened in headless Chromium', () => {
   let browser: Browser | undefined;
   let query: (sql: string) => Promise<Record<string, unknown>[]>;
   let reportPath: string;
+  let reportJson: ReportData;
 
   beforeAll(async () => {
     // First, so a missing browser fails before the pipeline runs.
@@ -45,8 +49,11 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     const dataDir = h.config.dataDir;
     const backfill = await h.run({ mode: 'backfill' });
     expect(backfill.partitions.filter((p) => p.state !== 'done')).toEqual([]);
+    // Two nights: the simulator grows, then a sync with its export, twice (each run records its size at its end).
     h.sim.advance(3);
-    await h.run({ mode: 'sync' });
+    await h.run({ mode: 'sync', exportParquet: true });
+    h.sim.advance(3);
+    await h.run({ mode: 'sync', exportParquet: true });
     // The CLI as a client of the cluster (TEMPORAL_ADDRESS): the running worker, which owns the
     // warehouse, reads the report's data; the CLI writes the page.
     const { temporalAddress: _address, apiKeyCount: _keys, ...fileConfig } = h.config;
@@ -57,6 +64,10 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/^report: .*report\.html \(\d+ KiB\)\n$/);
+    const json = await runCli(['--config', configPath, 'report', '--json'], { env: { TEMPORAL_ADDRESS: inject('temporalAddress') }, timeoutMs: 90_000 });
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    reportJson = JSON.parse(json.stdout) as ReportData;
     query = (sql) => h.runtime.warehouse.query(sql);
     browser = await chromium.launch({
       executablePath,
@@ -202,11 +213,20 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     expect(html).toContain('As recorded by the runs');
 
     const runs = await query('SELECT sum(rows)::DOUBLE AS rows, sum(pages)::DOUBLE AS pages FROM _glacier_sync_runs GROUP BY run_id ORDER BY min(started_at)');
-    expect(runs.length).toBe(2);
+    expect(runs.length).toBe(3);
     const history = chart('sync-rows-pages');
     expect(history.datasets[0].data).toEqual(runs.map((r) => r.rows));
     expect(history.datasets[1].data).toEqual(runs.map((r) => r.pages));
     expect(chart('sync-duration').datasets[0].data.every((s) => s !== null && s > 0)).toBe(true);
+
+    // Nights: one point per sync run at the rows stored when it ended, its CU as its run records hold it.
+    const syncs = reportJson.nights.filter((n) => n.mode === 'sync');
+    expect(chart('nights-cost').labels).toEqual(syncs.map((n) => String(n.rows_stored)));
+    const syncCu = await query(`SELECT sum(cu)::DOUBLE AS cu FROM _glacier_sync_runs WHERE mode = 'sync' GROUP BY run_id ORDER BY min(started_at)`);
+    expect(chart('nights-cost').datasets[0]).toMatchObject({ label: 'CU', data: syncCu.map((r) => r.cu) });
+    expect(chart('nights-time').datasets.find((d) => d.label === 'export (s)')!.data.every((s) => s !== null && s > 0)).toBe(true);
+    expect(await page.locator('#nights-table tbody tr').count()).toBe(2);
+    expect(await page.locator('#nights-table tbody tr').first().locator('td').first().textContent()).toBe('1');
 
     // Tables: every partition listed, and the gap checks of verify pass on this warehouse.
     const partitions = await query('SELECT count(*)::INTEGER AS n FROM _glacier_checkpoints');
@@ -215,6 +235,33 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     expect(await page.locator('#streams-table tbody tr').count()).toBe(streams[0].n);
     expect(await page.locator('#coverage td.fail').count()).toBe(0);
     await page.close();
+  });
+
+  it('report --json: one size record per run, rows stored growing, the lake measured after each export', async () => {
+    const nights = reportJson.nights;
+    const runIds = await query('SELECT run_id, any_value(mode) AS mode, sum(cu)::DOUBLE AS cu, sum(rows)::DOUBLE AS rows FROM _glacier_sync_runs GROUP BY run_id ORDER BY min(started_at)');
+    expect(nights.map((n) => [n.run_id, n.mode, n.cu, n.rows_written])).toEqual(runIds.map((r) => [r.run_id, r.mode, r.cu, r.rows]));
+    expect(nights.map((n) => n.mode)).toEqual(['backfill', 'sync', 'sync']);
+    const stored = nights.map((n) => n.rows_stored);
+    expect(stored[1]).toBeGreaterThan(stored[0]);
+    expect(stored[2]).toBeGreaterThan(stored[1]);
+    // The last record is what the warehouse holds now (no run since): the test's own counts.
+    const counts = await query(allTables().map((t) => `SELECT '${t.name}' AS t, count(*)::DOUBLE AS n FROM ${t.name}`).join(' UNION ALL '));
+    expect(nights[2].table_rows).toEqual(Object.fromEntries(counts.map((r) => [r.t, r.n])));
+    expect(stored[2]).toBe(counts.reduce((n, r) => n + Number(r.n), 0));
+    // The backfill did not export; each sync did, and the last one saw the lake as it is now.
+    expect(nights[0]).toMatchObject({ lake_files: null, lake_bytes: null, export_seconds: null });
+    const lake = readdirSync(lakeDirOf(h.config), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.parentPath.includes('/.tmp'));
+    expect(lake.length).toBeGreaterThan(0);
+    expect(nights[2].lake_files).toBe(lake.length);
+    expect(nights[2].lake_bytes).toBe(lake.reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0));
+    for (const n of nights.slice(1)) {
+      expect(n.lake_files, n.run_id).toBeGreaterThan(0);
+      expect(n.warehouse_bytes, n.run_id).toBeGreaterThan(0);
+      expect(n.sync_seconds, n.run_id).toBeGreaterThan(0);
+      expect(n.export_seconds, n.run_id).toBeGreaterThan(0);
+      expect(n.wall_seconds, n.run_id).toBe(n.sync_seconds! + n.export_seconds!);
+    }
   });
 
   it('escapes what it shows: markup in a value stays text', async () => {

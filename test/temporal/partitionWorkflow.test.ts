@@ -8,7 +8,7 @@ import { startTestWorker, type TestWorker } from '../helpers/testWorker.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
 
 /** These workers script the sync and hold no warehouse: no run records to prune at a pipeline's end. */
-const noRunRecords: MaintenancePort = { applyRetention: async () => ({ runRecords: 0 }) };
+const noRunRecords: MaintenancePort = { applyRetention: async () => ({ runRecords: 0 }), recordRunSize: async (runId) => ({ runId, warehouse: { tableRows: {}, rows: 0, bytes: 0 } }) };
 
 /**
  * Workflow mechanics on the real dev server, with a small in-memory sync port standing in for the

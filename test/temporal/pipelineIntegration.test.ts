@@ -75,11 +75,15 @@ describe('pipeline on the real dev server and simulator', () => {
       const countBlocks = async () => Number((await h.runtime.warehouse.query('SELECT count(*) AS n FROM evm_blocks'))[0].n);
       const before = await countBlocks();
       await handle.trigger();
+      let started = '';
       const result = await h.tw.run(async () => {
         for (let i = 0; i < 100; i++) {
           const d = await handle.describe();
           const action = d.info.recentActions.at(-1);
-          if (action) return h.tw.client.workflow.getHandle(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+          if (action) {
+            started = `${action.action.workflow.workflowId}/${action.action.workflow.firstExecutionRunId}`;
+            return h.tw.client.workflow.getHandle(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+          }
           await new Promise((r) => setTimeout(r, 200));
         }
         throw new Error('schedule never started its workflow');
@@ -87,6 +91,11 @@ describe('pipeline on the real dev server and simulator', () => {
       expect(result.mode).toBe('sync');
       expect(result.partitions.every((p: { state: string }) => p.state === 'done')).toBe(true);
       expect((await countBlocks()) - before).toBe(3 * h.config.evmChains.length);
+      // The scheduled run recorded the warehouse's size at its end, under the run id of its run records.
+      const [size] = await h.runtime.warehouse.query('SELECT mode, rows_written, (SELECT sum(rows) FROM _glacier_sync_runs WHERE run_id = $1) AS run_rows, json_extract(table_rows, \'$.evm_blocks\')::BIGINT AS blocks FROM _glacier_run_sizes WHERE run_id = $1', [started]);
+      expect(size).toMatchObject({ mode: 'sync', blocks: BigInt(await countBlocks()) });
+      expect(size.rows_written).toBe(size.run_rows);
+      expect(Number(size.rows_written)).toBeGreaterThanOrEqual(3 * h.config.evmChains.length);
     } finally {
       await handle.delete();
     }

@@ -102,10 +102,12 @@ export class TableGenerations {
     return this.generations().at(-1);
   }
 
-  /** Removes this owner's build directories left by an export that did not finish. */
+  /** Removes what this owner's export left when it did not finish: build directories, temporary links, a layout-1 directory moved aside. */
   cleanBuilds(): void {
     if (!existsSync(this.dir)) return;
-    for (const n of readdirSync(this.dir)) if (n.startsWith(`.build.${this.owner}.`)) rmSync(join(this.dir, n), { recursive: true, force: true });
+    for (const n of readdirSync(this.dir)) {
+      if (['build', 'link', 'layout1'].some((kind) => n.startsWith(`.${kind}.${this.owner}.`))) rmSync(join(this.dir, n), { recursive: true, force: true });
+    }
   }
 
   startBuild(): string {

@@ -124,7 +124,7 @@ describe('lake layout 2', () => {
         if (got.rows !== got.keys || !published.has(got.rows)) bad.push(`resolved: ${JSON.stringify(got)}`);
         // Through the link itself: each file is opened through the link when read, so a query that
         // lists the old generation may find a file gone after a swap (an error, retried by the
-        // analyst); what it reads never holds a key twice.
+        // analyst). These rows never change day, so what it reads never holds a key twice.
         try {
           const raw = await readLake(false);
           seen.raw++;

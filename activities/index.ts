@@ -91,8 +91,8 @@ export function createActivities(deps: ActivityDeps) {
     /**
      * The pipeline's last housekeeping step (after its sync and export): records the warehouse's size
      * for this run, then applies retention. The run is named as the pipeline names it in its run
-     * records (`${workflowId}/${runId}`), from the activity's own info: the workflow passes nothing,
-     * so runs recorded before the size record existed replay unchanged.
+     * records (`${workflowId}/${runId}`), from the activity's own info: the workflow passes nothing
+     * new, so its commands did not change (no patch).
      */
     async applyRetention(): Promise<{ runRecords: number }> {
       const maintenance = need(deps.maintenance, 'the warehouse');

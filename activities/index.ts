@@ -98,8 +98,10 @@ export function createActivities(deps: ActivityDeps) {
       const maintenance = need(deps.maintenance, 'the warehouse');
       const run = Context.current().info.workflowExecution;
       if (run) {
+        const started = performance.now();
         const size = await maintenance.recordRunSize(`${run.workflowId}/${run.runId}`);
-        deps.logger.info({ workflowId: run.workflowId, rowsStored: size.warehouse.rows, warehouseBytes: size.warehouse.bytes, lakeFiles: size.lake?.files, lakeBytes: size.lake?.bytes }, 'run size recorded');
+        const ms = Math.round(performance.now() - started);
+        deps.logger.info({ workflowId: run.workflowId, rowsStored: size.warehouse.rows, warehouseBytes: size.warehouse.bytes, lakeFiles: size.lake?.files, lakeBytes: size.lake?.bytes, ms }, 'run size recorded');
       }
       return maintenance.applyRetention();
     },

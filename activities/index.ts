@@ -124,15 +124,17 @@ export function createActivities(deps: ActivityDeps) {
     /**
      * The pipeline's last housekeeping step (after its sync and export): records the warehouse's size
      * for this run, then applies retention. The run is named as the pipeline names it in its run
-     * records (`${workflowId}/${runId}`), from the activity's own info: the workflow passes nothing,
-     * so runs recorded before the size record existed replay unchanged.
+     * records (`${workflowId}/${runId}`), from the activity's own info: the workflow passes nothing
+     * new, so its commands did not change (no patch).
      */
     async applyRetention(): Promise<{ runRecords: number }> {
       const maintenance = need(deps.maintenance, 'the warehouse');
       const run = Context.current().info.workflowExecution;
       if (run) {
+        const started = performance.now();
         const size = await maintenance.recordRunSize(`${run.workflowId}/${run.runId}`);
-        deps.logger.info({ workflowId: run.workflowId, rowsStored: size.warehouse.rows, warehouseBytes: size.warehouse.bytes, lakeFiles: size.lake?.files, lakeBytes: size.lake?.bytes }, 'run size recorded');
+        const ms = Math.round(performance.now() - started);
+        deps.logger.info({ workflowId: run.workflowId, rowsStored: size.warehouse.rows, warehouseBytes: size.warehouse.bytes, lakeFiles: size.lake?.files, lakeBytes: size.lake?.bytes, ms }, 'run size recorded');
       }
       return maintenance.applyRetention();
     },

@@ -255,6 +255,10 @@ describe('glacier-etl report, opened in headless Chromium', () => {
     expect(lake.length).toBeGreaterThan(0);
     expect(nights[2].lake_files).toBe(lake.length);
     expect(nights[2].lake_bytes).toBe(lake.reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0));
+    // Each run logs its record with its context (one line per run).
+    const logged = h.logs().split('\n').filter((l) => l.includes('"run size recorded"')).map((l) => JSON.parse(l) as { workflowId: string; rowsStored: number; ms: number });
+    expect(logged.map((l) => l.rowsStored)).toEqual(stored);
+    expect(logged.map((l) => l.workflowId)).toEqual(nights.map((n) => n.run_id.split('/')[0]));
     for (const n of nights.slice(1)) {
       expect(n.lake_files, n.run_id).toBeGreaterThan(0);
       expect(n.warehouse_bytes, n.run_id).toBeGreaterThan(0);

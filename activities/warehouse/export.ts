@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import { layoutSignature, partitionColumns, partitionFilter, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
@@ -9,6 +9,7 @@ import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import type { Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
+import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
 
 /**
  * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
@@ -48,6 +49,8 @@ export interface ExportOptions {
   tables?: string[];
   /** Fingerprint every partition of every table (the fallback path) instead of reading the marks. */
   full?: boolean;
+  /** DuckDB's buffer limit while the export runs (default EXPORT_MEMORY_LIMIT). */
+  memoryLimit?: string;
   /** Tests: runs after the files are in place and before the transaction that records them. */
   afterFiles?: () => void | Promise<void>;
 }
@@ -257,6 +260,7 @@ interface Mark {
 export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
   const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
+  if (options.memoryLimit !== undefined && !DUCKDB_SIZE.test(options.memoryLimit)) throw new Error(`export memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '256MB'`);
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   ensureLakeLayout(root);
@@ -267,7 +271,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
   // to disk, so the export runs with a larger buffer and restores the limit afterwards.
-  await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
+  await conn.run(`SET memory_limit = '${options.memoryLimit ?? EXPORT_MEMORY_LIMIT}'`);
   try {
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
@@ -305,10 +309,13 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     await warehouse.withWriter(async (wr) => {
       await wr.run('BEGIN TRANSACTION');
       try {
-        for (const u of updates) await wr.run(sqlFile('ops/upsertExport.sql'), [u.table, u.path, u.fingerprint, u.rows]);
-        for (const d of removals) await wr.run(sqlFile('ops/deleteExport.sql'), [d.table, d.path]);
-        for (const m of cleared) await wr.run(sqlFile('ops/clearLakeMark.sql'), [m.table, m.key, m.seq]);
-        for (const def of defs) await wr.run(sqlFile('ops/upsertLakeTable.sql'), [def.name, layoutSignature(def)]);
+        // One statement per kind, whatever the number of partitions: inside a transaction DuckDB
+        // gives every INSERT OR REPLACE its own buffer block until COMMIT (about 135 KB each), so one
+        // statement per partition made a 1,700-partition first export run out of memory here.
+        if (updates.length) await wr.run(sqlFile('ops/upsertExports.sql'), [listValue(updates.map((u) => u.table)), listValue(updates.map((u) => u.path)), listValue(updates.map((u) => u.fingerprint)), listValue(updates.map((u) => BigInt(u.rows)))]);
+        if (removals.length) await wr.run(sqlFile('ops/deleteExports.sql'), [listValue(removals.map((d) => d.table)), listValue(removals.map((d) => d.path))]);
+        if (cleared.length) await wr.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
+        await wr.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(defs.map((d) => d.name)), listValue(defs.map((d) => layoutSignature(d)))]);
         await wr.run('COMMIT');
       } catch (error) {
         await wr.run('ROLLBACK');

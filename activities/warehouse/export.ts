@@ -7,9 +7,8 @@ import { layoutSignature, partitionColumns, partitionFilter, valuesOfKey } from 
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
-import type { Warehouse } from './warehouse.ts';
+import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
-import { DUCKDB_SIZE } from '../../common/duckdbSize.ts';
 
 /**
  * Parquet export: one zstd file per hive partition (partition columns of the table, then date= from
@@ -57,8 +56,8 @@ export interface ExportOptions {
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
 
-/** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit). */
-export const EXPORT_MEMORY_LIMIT = '256MB';
+/** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit): the warehouse's maintenance limit. */
+export const EXPORT_MEMORY_LIMIT = MAINTENANCE_MEMORY_LIMIT;
 
 function segment(value: unknown): string {
   if (value === null || value === undefined) return NULL_SEGMENT;
@@ -260,7 +259,6 @@ interface Mark {
 export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
   const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
-  if (options.memoryLimit !== undefined && !DUCKDB_SIZE.test(options.memoryLimit)) throw new Error(`export memory limit ${JSON.stringify(options.memoryLimit)}: expected a size such as '256MB'`);
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   ensureLakeLayout(root);
@@ -271,7 +269,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
   // to disk, so the export runs with a larger buffer and restores the limit afterwards.
-  await conn.run(`SET memory_limit = '${options.memoryLimit ?? EXPORT_MEMORY_LIMIT}'`);
+  const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
   try {
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
@@ -323,7 +321,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       }
     });
   } finally {
-    await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
+    await release().catch(() => undefined);
     conn.closeSync();
     rmSync(tmpDir, { recursive: true, force: true });
   }

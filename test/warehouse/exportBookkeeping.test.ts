@@ -22,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('export bookkeeping', () => {
   it('records hundreds of written partitions within a small buffer limit, and clears their marks', async () => {
-    const wh = await openWarehouse(join(dir, 'warehouse.duckdb'));
+    const wh = await openWarehouse(join(dir, 'warehouse.duckdb'), { memoryLimit: '16MB' });
     try {
       const blocks = tableByName('evm_blocks')!;
       const rows = Array.from({ length: DAYS }, (_, d) => ({ chain_id: '43114', block_number: BigInt(d + 1), block_hash: `0x${d}`, block_timestamp: BigInt(1_700_000_000 + d * 86_400), tx_count: 0 }));
@@ -51,7 +51,7 @@ describe('export bookkeeping', () => {
   it('refuses an export memory limit that is not a size', async () => {
     const wh = await openWarehouse(':memory:');
     try {
-      await expect(exportParquet(wh, allTables(), join(dir, 'lake2'), { memoryLimit: "1GB'; DROP TABLE x; --" })).rejects.toThrow(/^export memory limit .*: expected a size/);
+      await expect(exportParquet(wh, allTables(), join(dir, 'lake2'), { memoryLimit: "1GB'; DROP TABLE x; --" })).rejects.toThrow(/^warehouse memory limit .*: expected a size/);
     } finally {
       await wh.close();
     }

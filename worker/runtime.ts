@@ -57,6 +57,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     checkpointThreshold: config.warehouse.checkpointThreshold,
     onMemoryRelief: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'DuckDB ran out of buffer memory in a commit: checkpointed and retrying it (raise warehouse.memoryLimit if this repeats)'),
     onReopen: (cause) => logger.error({ err: cause }, 'DuckDB raised a fatal error: warehouse file opened again (the failed batch is retried from its checkpoint)'),
+    onCheckpointError: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'warehouse checkpoint after a write failed (the write stands; DuckDB checkpoints at a later commit)'),
   });
   const apiKeyCount = apiKeysFromEnv(env).length;
   const metrics =

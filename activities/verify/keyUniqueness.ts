@@ -1,6 +1,6 @@
 import type { VerifyFinding } from '../../common/activityTypes.ts';
 import { ident } from '../warehouse/identifier.ts';
-import { partitionFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
+import { partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 
@@ -23,23 +23,23 @@ export async function keyUniquenessFinding(warehouse: Warehouse, tables: readonl
 }
 
 /**
- * Nightly: the same check over the partitions commits changed (each read by its key and day range),
- * so its cost follows the change. A key repeated across two partitions is left to the full verify.
+ * Nightly: the same check over the partitions commits changed, one query per table over all of its
+ * changed partitions (partitionsFilter: their day span first, for DuckDB's zone maps), so its cost
+ * follows the change. One query per partition read the table once for each of them (on a 100-day
+ * history, 120 changed partitions cost 1.7 s of a 2 s nightly verify). A key repeated between a
+ * changed partition and an untouched one is left to the full verify.
  */
 export async function changedKeyUniquenessFinding(warehouse: Warehouse, tables: readonly TableDef[], changed: readonly { table: string; key: string }[]): Promise<VerifyFinding> {
   const repeated = new Map<string, number>();
   let checked = 0;
   for (const def of tables) {
     const key = def.primaryKey.map(ident).join(', ');
-    for (const c of changed) {
-      if (c.table !== def.name) continue;
-      const values = valuesOfKey(def, c.key);
-      if (!values) continue;
-      const { where, params } = partitionFilter(def, values);
-      const [row] = await warehouse.query(`SELECT count(*) - count(DISTINCT (${key})) AS repeated FROM ${ident(def.name)} WHERE ${where}`, params);
-      checked++;
-      if (Number(row.repeated) > 0) repeated.set(def.name, (repeated.get(def.name) ?? 0) + Number(row.repeated));
-    }
+    const parts = changed.filter((c) => c.table === def.name).map((c) => valuesOfKey(def, c.key)).filter((v) => v !== undefined);
+    if (parts.length === 0) continue;
+    const { where, params } = partitionsFilter(def, parts);
+    const [row] = await warehouse.query(`SELECT count(*) - count(DISTINCT (${key})) AS repeated FROM ${ident(def.name)} WHERE ${where}`, params);
+    checked += parts.length;
+    if (Number(row.repeated) > 0) repeated.set(def.name, Number(row.repeated));
   }
   return {
     check: 'tables: every key is stored once (changed partitions)',

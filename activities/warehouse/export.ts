@@ -1,12 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import { layoutSignature, partitionColumns, partitionFilter, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
-import type { Warehouse } from './warehouse.ts';
+import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
 import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGenerations.ts';
 
@@ -56,6 +56,8 @@ export interface ExportOptions {
   tables?: string[];
   /** Fingerprint every partition of every table (the fallback path) instead of reading the marks. */
   full?: boolean;
+  /** DuckDB's buffer limit while the export runs (default EXPORT_MEMORY_LIMIT). */
+  memoryLimit?: string;
   /** Tests: runs after the files are in place and before the transaction that records them. */
   afterFiles?: () => void | Promise<void>;
   /** Tests: runs when a table's next generation is built (in `build`) and before it is claimed and published. */
@@ -64,8 +66,8 @@ export interface ExportOptions {
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
 
-/** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit). */
-export const EXPORT_MEMORY_LIMIT = '256MB';
+/** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit): the warehouse's maintenance limit. */
+export const EXPORT_MEMORY_LIMIT = MAINTENANCE_MEMORY_LIMIT;
 
 function segment(value: unknown): string {
   if (value === null || value === undefined) return NULL_SEGMENT;
@@ -343,7 +345,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
   // to disk, so the export runs with a larger buffer and restores the limit afterwards.
-  await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
+  const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
   try {
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
@@ -380,10 +382,13 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     await warehouse.withWriter(async (wr) => {
       await wr.run('BEGIN TRANSACTION');
       try {
-        for (const u of updates) await wr.run(sqlFile('ops/upsertExport.sql'), [u.table, u.path, u.fingerprint, u.rows]);
-        for (const d of removals) await wr.run(sqlFile('ops/deleteExport.sql'), [d.table, d.path]);
-        for (const m of cleared) await wr.run(sqlFile('ops/clearLakeMark.sql'), [m.table, m.key, m.seq]);
-        for (const def of defs) await wr.run(sqlFile('ops/upsertLakeTable.sql'), [def.name, layoutSignature(def)]);
+        // One statement per kind, whatever the number of partitions: inside a transaction DuckDB
+        // gives every INSERT OR REPLACE its own buffer block until COMMIT (about 135 KB each), so one
+        // statement per partition made a 1,700-partition first export run out of memory here.
+        if (updates.length) await wr.run(sqlFile('ops/upsertExports.sql'), [listValue(updates.map((u) => u.table)), listValue(updates.map((u) => u.path)), listValue(updates.map((u) => u.fingerprint)), listValue(updates.map((u) => BigInt(u.rows)))]);
+        if (removals.length) await wr.run(sqlFile('ops/deleteExports.sql'), [listValue(removals.map((d) => d.table)), listValue(removals.map((d) => d.path))]);
+        if (cleared.length) await wr.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
+        await wr.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(defs.map((d) => d.name)), listValue(defs.map((d) => layoutSignature(d)))]);
         await wr.run('COMMIT');
       } catch (error) {
         await wr.run('ROLLBACK');
@@ -391,7 +396,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       }
     });
   } finally {
-    await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
+    await release().catch(() => undefined);
     conn.closeSync();
   }
   return result;

@@ -113,6 +113,35 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
 }
 
 /**
+ * One filter for several partitions of a table: their partitionFilter clauses joined by OR, and,
+ * when every one names a day, the span from the first day to the last as a plain range on the date
+ * column in front, which DuckDB checks against its zone maps: a nightly check of the changed
+ * partitions then reads the row groups of those days, not the whole table once per partition.
+ */
+export function partitionsFilter(def: TableDef, valuesList: readonly (readonly (string | null)[])[]): { where: string; params: DuckDBValue[] } {
+  if (valuesList.length === 0) return { where: 'false', params: [] };
+  const params: DuckDBValue[] = [];
+  const ors: string[] = [];
+  for (const values of valuesList) {
+    const one = partitionFilter(def, values);
+    const offset = params.length;
+    ors.push(`(${one.where.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`);
+    params.push(...one.params);
+  }
+  let where = ors.join(' OR ');
+  if (def.export.dateFrom) {
+    const days = valuesList.map((v) => v[def.export.partitionBy.length]);
+    if (days.every((d) => d !== null && d !== undefined)) {
+      const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+      const col = ident(def.export.dateFrom);
+      params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
+      where = `${col} >= $${params.length - 1} AND ${col} < $${params.length} AND (${where})`;
+    }
+  }
+  return { where, params };
+}
+
+/**
  * What the lake's files of a table were written with: its columns and types, its partition layout and
  * the file format version. When it changes (a column added, a type changed) every file is stale and
  * the next export takes the full path.

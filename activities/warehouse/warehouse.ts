@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import type { CheckpointView } from '../../common/activityTypes.ts';
@@ -107,6 +107,8 @@ export interface OpenOptions {
   onReopen?: (cause: unknown) => void;
   /** Called when a commit ran out of buffer memory and is retried after a checkpoint. */
   onMemoryRelief?: (cause: unknown) => void;
+  /** Called when a checkpoint the warehouse runs itself after a write failed (not fatally; the write stands). */
+  onCheckpointError?: (cause: unknown) => void;
 }
 
 /** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
@@ -127,6 +129,22 @@ export const DEFAULT_MEMORY_LIMIT = '64MB';
 export function defaultCheckpointThreshold(memoryLimit: string): string {
   return `${Math.max(DUCKDB_CHECKPOINT_KIB, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;
 }
+
+/**
+ * DuckDB's buffer limit while the warehouse checkpoints (and while an export runs, export.ts). A
+ * checkpoint pins the tables' uncheckpointed tails and the blocks it writes; rows committed since the
+ * last checkpoint hold a buffer block per column of every table they touched (about 100 MB of
+ * buffer and temp file for a night of this catalog, whatever its row count), so under the 64MB sync
+ * limit DuckDB's own checkpoint at a commit failed FATAL ("failed to pin block ... 60.9 MiB/61.0 MiB
+ * used", measured on a bench:nights warehouse at its second night; 80MB was enough for that file). A
+ * fatal error invalidates the instance, the reopened file replays the same WAL, and the next commit's
+ * checkpoint failed again: the nights stalled. So the warehouse checkpoints itself, before DuckDB
+ * would, under this larger limit, and puts the sync limit back afterwards.
+ */
+export const MAINTENANCE_MEMORY_LIMIT = '256MB';
+
+/** The warehouse checkpoints itself at this share of the threshold, before a commit crosses DuckDB's own. */
+const OWN_CHECKPOINT_SHARE = 0.75;
 
 /** DuckDB's own checkpoint_threshold (16 MiB): the default never checkpoints more often than DuckDB would. */
 const DUCKDB_CHECKPOINT_KIB = 16 * 1024;
@@ -193,7 +211,10 @@ export class Warehouse {
       throw error;
     }
     const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
-    return new Warehouse(path, instance, writer, reader, new Set(constrained), options);
+    const warehouse = new Warehouse(path, instance, writer, reader, new Set(constrained), options);
+    // A WAL replayed at open (a crash, a fatal error) is checkpointed now, with room.
+    await warehouse.withWriter(async () => undefined);
+    return warehouse;
   }
 
   private async fault(step: CommitStep): Promise<void> {
@@ -222,6 +243,17 @@ export class Warehouse {
     this.fields = undefined;
     this.reopened += 1;
     this.options.onReopen?.(cause);
+    // The reopened file replayed its WAL: checkpoint it now, with room, rather than at the next
+    // commit under the sync limit (where it failed). Once: a second fatal failure is left to the next commit.
+    const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT).catch(() => undefined);
+    try {
+      await this.writer.run('CHECKPOINT');
+      this.checkpointed += 1;
+    } catch {
+      // reported by the commit that meets it
+    } finally {
+      await release?.().catch(() => undefined);
+    }
   }
 
   /**
@@ -237,12 +269,10 @@ export class Warehouse {
   private async relieveMemory(cause: unknown): Promise<void> {
     this.relieved += 1;
     this.options.onMemoryRelief?.(cause);
-    try {
-      await this.writer.run('CHECKPOINT');
-    } catch (error) {
-      if (isFatal(error)) await this.reopen(error);
-      throw error;
-    }
+    const reopened = this.reopened;
+    await this.checkpointWithRoom();
+    // The file was opened again: the commit fails (its activity retries it on the fresh instance).
+    if (this.reopened !== reopened) throw cause;
   }
 
   /** Commits retried after a checkpoint freed buffer memory (tests, logs). */
@@ -250,6 +280,76 @@ export class Warehouse {
 
   /** Times the file was opened again after a fatal DuckDB error (tests, logs). */
   reopened = 0;
+
+  /** Checkpoints the warehouse ran itself under MAINTENANCE_MEMORY_LIMIT (tests, logs). */
+  checkpointed = 0;
+
+  /** Buffer limits raised above the sync limit and not yet released (raiseMemory). */
+  private readonly raised: string[] = [];
+
+  /**
+   * Raises DuckDB's buffer limit (instance-wide) to `limit` until the returned release runs; with
+   * several raises (an export and a checkpoint at once) the largest holds, and the last release puts
+   * back the sync limit. Sizes are checked before they reach SQL text.
+   */
+  async raiseMemory(limit: string): Promise<() => Promise<void>> {
+    if (!DUCKDB_SIZE.test(limit)) throw new Error(`warehouse memory limit ${JSON.stringify(limit)}: expected a size such as '64MB' or '1GB'`);
+    this.raised.push(limit);
+    await this.applyMemoryLimit();
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      this.raised.splice(this.raised.indexOf(limit), 1);
+      await this.applyMemoryLimit();
+    };
+  }
+
+  private async applyMemoryLimit(): Promise<void> {
+    const limit = [this.memoryLimit, ...this.raised].reduce((a, b) => (duckdbSizeBytes(b) > duckdbSizeBytes(a) ? b : a));
+    const connection = await this.instance.connect();
+    try {
+      await connection.run(`SET memory_limit = '${limit}'`);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /** The WAL's size in bytes (0 for an in-memory warehouse or no WAL). */
+  walBytes(): number {
+    if (this.path === ':memory:') return 0;
+    return statSync(`${this.path}.wal`, { throwIfNoEntry: false })?.size ?? 0;
+  }
+
+  /**
+   * Checkpoints under MAINTENANCE_MEMORY_LIMIT when the WAL has reached OWN_CHECKPOINT_SHARE of the
+   * threshold (or at all, with `always`), so DuckDB's own checkpoint at a commit, under the sync limit,
+   * rarely has anything to do. Runs on the write queue. A fatal failure opens the file again.
+   */
+  private async checkpointIfDue(always = false): Promise<void> {
+    const wal = this.walBytes();
+    if (wal === 0 || (!always && wal < OWN_CHECKPOINT_SHARE * duckdbSizeBytes(this.threshold))) return;
+    await this.checkpointWithRoom();
+  }
+
+  private async checkpointWithRoom(): Promise<void> {
+    const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
+    try {
+      await this.writer.run('CHECKPOINT');
+      this.checkpointed += 1;
+    } catch (error) {
+      if (!isFatal(error)) throw error;
+      this.raised.length = 0; // the invalidated instance goes with its settings
+      await this.reopen(error);
+      return;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  private get threshold(): string {
+    return this.options.checkpointThreshold ?? defaultCheckpointThreshold(this.memoryLimit);
+  }
 
   private async stageTable(def: TableDef): Promise<string> {
     const stage = `_stage_${def.name}`;
@@ -304,6 +404,7 @@ export class Warehouse {
         await this.commitGroup(group, () => (committed = true));
       });
       for (const member of group) member.resolve();
+      await this.checkpointQuietly();
     } catch (error) {
       if (isFatal(error)) {
         // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again.
@@ -506,7 +607,20 @@ export class Warehouse {
 
   /** Runs statements on the writer connection, serialized with commits (exports, maintenance). */
   withWriter<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.queue.run(() => fn(this.writer));
+    return this.queue.run(async () => {
+      const result = await fn(this.writer);
+      await this.checkpointQuietly();
+      return result;
+    });
+  }
+
+  /** checkpointIfDue after a write; a failure there is the checkpoint's, not the write's (DuckDB tries again at a later commit). */
+  private async checkpointQuietly(always = false): Promise<void> {
+    try {
+      await this.checkpointIfDue(always);
+    } catch (error) {
+      this.options.onCheckpointError?.(error);
+    }
   }
 
   /** A fresh connection for long reads (export) that must not hold up the shared reader. */
@@ -516,6 +630,8 @@ export class Warehouse {
 
   async close(): Promise<void> {
     await this.queue.run(async () => {
+      // The closing checkpoint, with room, instead of DuckDB's at shutdown under the sync limit.
+      await this.checkpointQuietly(true);
       this.writer.closeSync();
       this.reader.closeSync();
       this.instance.closeSync();

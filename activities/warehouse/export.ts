@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import { layoutSignature, partitionColumns, partitionFilter, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
@@ -178,9 +178,14 @@ async function exportTableFull(conn: DuckDBConnection, w: TableWriter, known: Ma
   return { written, unchanged, deleted, current };
 }
 
+/** Marked partitions fingerprinted by one statement: a UNION ALL branch each, so each keeps its own row-group pruning. */
+const FINGERPRINTS_PER_STATEMENT = 64;
+
 /**
  * Marked path: only the partitions commits marked. Each is fingerprinted over its own rows (the same
- * fingerprint as the full path, so either path can follow the other) and rewritten when it differs
+ * fingerprint as the full path, so either path can follow the other; a statement fingerprints up to
+ * FINGERPRINTS_PER_STATEMENT of them: a sync marks every partition its batches touched, most of them
+ * unchanged, and one statement each was most of an idle night's export) and rewritten when it differs
  * from the recorded one; a partition left without rows loses its file.
  */
 async function exportTableMarked(conn: DuckDBConnection, w: TableWriter, known: Map<string, string>, marked: (string | null)[][]): Promise<TableExport> {
@@ -188,31 +193,39 @@ async function exportTableMarked(conn: DuckDBConnection, w: TableWriter, known: 
   const deleted: string[] = [];
   const current = new Map<string, { fingerprint: string; rows: number }>();
   let unchanged = 0;
-  const seen = new Set<string>();
-  for (const values of marked) {
-    const partPath = partitionPath(w.def, values);
-    if (seen.has(partPath)) continue;
-    seen.add(partPath);
-    const { where, params } = partitionFilter(w.def, values);
-    const [fp] = (await conn.runAndReadAll(`SELECT ${w.fingerprint} FROM ${ident(w.def.name)} WHERE ${where}`, params)).getRowObjectsJS();
-    const rows = Number(fp.n);
-    if (rows === 0) {
-      if (known.has(partPath)) {
-        w.remove(partPath);
-        deleted.push(partPath);
+  const parts = new Map<string, (string | null)[]>();
+  for (const values of marked) parts.set(partitionPath(w.def, values), values);
+  const list = [...parts];
+  for (let start = 0; start < list.length; start += FINGERPRINTS_PER_STATEMENT) {
+    const chunk = list.slice(start, start + FINGERPRINTS_PER_STATEMENT);
+    const params: DuckDBValue[] = [];
+    const branches = chunk.map(([, values], i) => {
+      const filter = partitionFilter(w.def, values, params.length);
+      params.push(...filter.params);
+      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${ident(w.def.name)} WHERE ${filter.where}`;
+    });
+    const fingerprints = (await conn.runAndReadAll(branches.join('\nUNION ALL\n'), params)).getRowObjectsJS();
+    for (const fp of fingerprints) {
+      const [partPath, values] = chunk[Number(fp.i)];
+      const rows = Number(fp.n);
+      if (rows === 0) {
+        if (known.has(partPath)) {
+          w.remove(partPath);
+          deleted.push(partPath);
+        }
+        continue;
       }
-      continue;
+      const fingerprint = `${rows}:${String(fp.h)}`;
+      current.set(partPath, { fingerprint, rows });
+      if (known.get(partPath) === fingerprint) {
+        unchanged++;
+        continue;
+      }
+      await w.write(partPath, values);
+      written.push(partPath);
     }
-    const fingerprint = `${rows}:${String(fp.h)}`;
-    current.set(partPath, { fingerprint, rows });
-    if (known.get(partPath) === fingerprint) {
-      unchanged++;
-      continue;
-    }
-    await w.write(partPath, values);
-    written.push(partPath);
   }
-  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !seen.has(p)).length, deleted, current };
+  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !parts.has(p)).length, deleted, current };
 }
 
 /**
@@ -265,9 +278,11 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const fileName = fileNameOf(layout);
   const conn = await warehouse.connect();
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
-  // One COPY per partition re-reads its table: with the sync-time buffer limit every read goes back
-  // to disk, so the export runs with a larger buffer and restores the limit afterwards.
-  await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
+  // A table on the full path is read by one COPY per partition: with the sync-time buffer limit every
+  // read goes back to disk, so the first such table raises the limit, restored afterwards. The marked
+  // path reads only its partitions and keeps the limit (lowering it again evicts what the export
+  // loaded: that SET was a fifth of an idle night's export).
+  let raised = false;
   try {
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
@@ -278,6 +293,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     const updates: { table: string; path: string; fingerprint: string; rows: number }[] = [];
     const removals: { table: string; path: string }[] = [];
     const cleared: Mark[] = [];
+    const fullTables: TableDef[] = [];
     for (const def of defs) {
       const known = new Map(state.filter((s) => s.table_name === def.name).map((s) => [String(s.partition_path), String(s.fingerprint)]));
       const own = marks.filter((m) => m.table === def.name);
@@ -288,8 +304,15 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
         layouts.get(def.name) !== layoutSignature(def) ||
         values.some((v) => v === undefined) ||
         [...known.keys()].some((p) => !existsSync(w.target(p)));
+      if (full && !raised) {
+        await conn.run(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
+        raised = true;
+      }
       const r = full ? await exportTableFull(conn, w, known) : await exportTableMarked(conn, w, known, values as (string | null)[][]);
-      if (full) result.fullTables!++;
+      if (full) {
+        result.fullTables!++;
+        fullTables.push(def);
+      }
       result.files += r.written.length;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;
@@ -305,10 +328,12 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     await warehouse.withWriter(async (wr) => {
       await wr.run('BEGIN TRANSACTION');
       try {
-        for (const u of updates) await wr.run(sqlFile('ops/upsertExport.sql'), [u.table, u.path, u.fingerprint, u.rows]);
-        for (const d of removals) await wr.run(sqlFile('ops/deleteExport.sql'), [d.table, d.path]);
-        for (const m of cleared) await wr.run(sqlFile('ops/clearLakeMark.sql'), [m.table, m.key, m.seq]);
-        for (const def of defs) await wr.run(sqlFile('ops/upsertLakeTable.sql'), [def.name, layoutSignature(def)]);
+        // One statement each (a statement per file and mark was a third of an idle night's export).
+        const json = (rows: object[]) => JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+        if (updates.length) await wr.run(sqlFile('ops/upsertExports.sql'), [json(updates.map((u) => ({ table_name: u.table, partition_path: u.path, fingerprint: u.fingerprint, rows: u.rows })))]);
+        if (removals.length) await wr.run(sqlFile('ops/deleteExports.sql'), [json(removals.map((d) => ({ table_name: d.table, partition_path: d.path })))]);
+        if (cleared.length) await wr.run(sqlFile('ops/clearLakeMarks.sql'), [json(cleared.map((m) => ({ table_name: m.table, partition_key: m.key, seq: m.seq })))]);
+        for (const def of fullTables) await wr.run(sqlFile('ops/upsertLakeTable.sql'), [def.name, layoutSignature(def)]);
         await wr.run('COMMIT');
       } catch (error) {
         await wr.run('ROLLBACK');
@@ -316,7 +341,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       }
     });
   } finally {
-    await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
+    if (raised) await conn.run(`SET memory_limit = '${warehouse.memoryLimit}'`).catch(() => undefined);
     conn.closeSync();
     rmSync(tmpDir, { recursive: true, force: true });
   }

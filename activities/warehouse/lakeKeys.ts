@@ -73,15 +73,17 @@ export function valuesOfKey(def: TableDef, key: string): (string | null)[] | und
  * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
  * read costs its rows, not the table's.
  */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
+export function partitionFilter(def: TableDef, values: readonly (string | null)[], paramsBefore = 0): { where: string; params: DuckDBValue[] } {
   const clauses: string[] = [];
   const params: DuckDBValue[] = [];
+  // Parameters are numbered after `paramsBefore` others (several filters in one statement).
+  const $ = () => `$${paramsBefore + params.length}`;
   def.export.partitionBy.forEach((c, i) => {
     const v = values[i];
     if (v === null) clauses.push(`${ident(c)} IS NULL`);
     else {
       params.push(v);
-      clauses.push(`${ident(c)} = $${params.length}`);
+      clauses.push(`${ident(c)} = ${$()}`);
     }
   });
   if (def.export.dateFrom) {
@@ -91,8 +93,10 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
     else {
       const lo = Date.parse(`${day}T00:00:00Z`) / 1000;
       if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
-      params.push(BigInt(lo), BigInt(lo + DAY_SECONDS));
-      clauses.push(`${col} >= $${params.length - 1} AND ${col} < $${params.length}`);
+      params.push(BigInt(lo));
+      const from = $();
+      params.push(BigInt(lo + DAY_SECONDS));
+      clauses.push(`${col} >= ${from} AND ${col} < ${$()}`);
     }
   }
   return { where: clauses.length ? clauses.join(' AND ') : 'true', params };

@@ -50,8 +50,8 @@ function timed<T>(kind: string, fn: () => T): T {
 /** A statement's kind: its first words (COPY, SELECT count(*) ..., INSERT OR REPLACE INTO <table>). */
 function kindOf(sql: string): string {
   const text = sql.replace(/--[^\n]*\n/g, ' ').replace(/\s+/g, ' ').trim();
-  if (/^COPY/i.test(text)) return 'sql: COPY partition TO parquet';
-  if (/count\(\*\) AS n, bit_xor/.test(text)) return `sql: fingerprint${/GROUP BY/.test(text) ? ' (full table)' : ' (one partition)'}`;
+  if (/count\(\*\) AS n, bit_xor/.test(text)) return `sql: fingerprint${/GROUP BY/.test(text) ? ' (full table)' : ' (marked partitions)'} ${/ FROM ("[a-z_0-9]+")/.exec(text)?.[1] ?? ''}`;
+  if (/^COPY/i.test(text)) return `sql: COPY partition TO parquet ${/ FROM ("[a-z_0-9]+")/.exec(text)?.[1] ?? ''}`;
   return `sql: ${text.slice(0, 60)}`;
 }
 for (const method of ['run', 'runAndReadAll'] as const) {

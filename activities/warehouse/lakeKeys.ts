@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DuckDBValue } from '@duckdb/node-api';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ident } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
@@ -100,6 +100,25 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
     }
   }
   return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
+}
+
+/**
+ * The rows of several partitions of `def` (the row alias `alias`), for one scan that groups them by
+ * partition: the row's partition key is one of theirs, and its day lies within the days that bound
+ * them (so DuckDB skips the row groups outside that range).
+ */
+export function partitionsFilter(def: TableDef, alias: string, partitions: readonly (readonly (string | null)[])[]): { where: string; params: DuckDBValue[] } {
+  const params: DuckDBValue[] = [listValue(partitions.map((values) => JSON.stringify(values)))];
+  const clauses = [`${lakeKeySql(def, alias)} IN (SELECT unnest($1::VARCHAR[]))`];
+  const dateFrom = def.export.dateFrom;
+  const days = partitions.map((values) => values[def.export.partitionBy.length]);
+  if (dateFrom && partitions.length > 0 && days.every((d) => d !== null)) {
+    const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    if (starts.some((t) => !Number.isFinite(t))) throw new Error(`not a partition day among: ${JSON.stringify(days)}`);
+    params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
+    clauses.push(`${alias}.${ident(dateFrom)} >= $2 AND ${alias}.${ident(dateFrom)} < $3`);
+  }
+  return { where: clauses.join(' AND '), params };
 }
 
 /**

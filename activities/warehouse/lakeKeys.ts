@@ -135,12 +135,15 @@ export function layoutSignature(def: TableDef): string {
  * A merge deletes a key's stored row and inserts the batch's: when the stored row's day differs (its
  * date column is neither in the key nor the prune column, so it may change for a key), its old
  * partition lost a row. This statement marks the old partitions; tables whose day cannot change for a
- * key need none.
+ * key need none. A table with a prune column is matched on it too, as its merge matches (so the join
+ * skips the row groups the batch cannot touch, instead of reading the table), unless the merge
+ * replaces by key alone (`byKeyOnly`: a staged row without it, or a table with a key constraint).
  */
-export function movedRowsMarkSql(def: TableDef, stage: string): string | undefined {
+export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false): string | undefined {
   const dateFrom = def.export.dateFrom;
   if (!dateFrom || def.merge !== 'upsert' || def.primaryKey.includes(dateFrom) || def.pruneBy === dateFrom) return undefined;
-  const match = def.primaryKey.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
+  const keys = def.pruneBy && !byKeyOnly ? [...def.primaryKey, def.pruneBy] : def.primaryKey;
+  const match = keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
   const day = (a: string) => `(${a}.${ident(dateFrom)} // ${DAY_SECONDS})`;
   return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
 }

@@ -12,6 +12,8 @@ import type {
   TransactionDetail,
 } from '../api/schemas/index.ts';
 import {
+  added,
+  bigint,
   boolean,
   defineTable,
   erc20Token,
@@ -42,9 +44,19 @@ function detailChild<I>(name: string, comment: string, index: Column<Of<I>>[], c
   return defineTable<Of<I>>({
     name,
     comment,
-    columns: [chainColumn(), varchar('tx_hash', (c) => c.parent.detail.nativeTransaction.txHash), index, ...columns],
+    columns: [
+      chainColumn(),
+      varchar('tx_hash', (c) => c.parent.detail.nativeTransaction.txHash),
+      index,
+      ...columns,
+      // Schema version 5: the day of the lake partition, so a night rewrites the days it added to, not the chain's whole table.
+      added(
+        bigint('block_timestamp', (c) => c.parent.detail.nativeTransaction.blockTimestamp, "epoch seconds: the transaction's (evm_transaction_details.block_timestamp)"),
+        `(SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = ${name}.chain_id AND p.tx_hash = ${name}.tx_hash)`,
+      ),
+    ],
     primaryKey: ['chain_id', 'tx_hash', ...index.map((c) => c.name)],
-    export: { partitionBy: ['chain_id'] },
+    export: { partitionBy: ['chain_id'], dateFrom: 'block_timestamp' },
   });
 }
 

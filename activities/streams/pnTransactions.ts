@@ -122,7 +122,8 @@ export const pnAddressTransactionsTable = defineTable<Tx>({
   columns: [txKey((t) => t), addressSet(), bigint('block_timestamp', txTimestamp)],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'tx_hash'],
   pruneBy: 'block_timestamp',
-  export: { partitionBy: ['network', 'blockchain_id'] },
+  // Dated since schema version 5 (its column was there from the start; the layout was declared like evm_address_transactions').
+  export: pnExport,
   // The set's new UTXOs and spends, from the transactions just linked to it (utxoDerivation.ts).
   afterMerge: ['ops/deriveUtxosFromTransactions.sql'],
 });

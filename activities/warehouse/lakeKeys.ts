@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DuckDBValue } from '@duckdb/node-api';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ident } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
@@ -88,15 +88,17 @@ function monthRange(month: string): [number, number] {
  * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
  * read costs its rows, not the table's.
  */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day'): { where: string; params: DuckDBValue[] } {
+export function partitionFilter(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day', paramsBefore = 0): { where: string; params: DuckDBValue[] } {
   const clauses: string[] = [];
   const params: DuckDBValue[] = [];
+  // Parameters are numbered after `paramsBefore` others (several filters in one statement).
+  const $ = () => `$${paramsBefore + params.length}`;
   def.export.partitionBy.forEach((c, i) => {
     const v = values[i];
     if (v === null) clauses.push(`${ident(c)} IS NULL`);
     else {
       params.push(v);
-      clauses.push(`${ident(c)} = $${params.length}`);
+      clauses.push(`${ident(c)} = ${$()}`);
     }
   });
   if (def.export.dateFrom) {
@@ -105,8 +107,10 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
     if (day === null) clauses.push(`${col} IS NULL`);
     else {
       const [lo, hi] = span === 'day' ? dayRange(day) : monthRange(day);
-      params.push(BigInt(lo), BigInt(hi));
-      clauses.push(`${col} >= $${params.length - 1} AND ${col} < $${params.length}`);
+      params.push(BigInt(lo));
+      const from = $();
+      params.push(BigInt(hi));
+      clauses.push(`${col} >= ${from} AND ${col} < ${$()}`);
     }
   }
   return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
@@ -142,6 +146,25 @@ export function partitionsFilter(def: TableDef, valuesList: readonly (readonly (
 }
 
 /**
+ * The rows of several partitions of `def` (the row alias `alias`), for one scan that groups them by
+ * partition: the row's partition key is one of theirs, and its day lies within the days that bound
+ * them (so DuckDB skips the row groups outside that range).
+ */
+export function partitionKeysFilter(def: TableDef, alias: string, partitions: readonly (readonly (string | null)[])[]): { where: string; params: DuckDBValue[] } {
+  const params: DuckDBValue[] = [listValue(partitions.map((values) => JSON.stringify(values)))];
+  const clauses = [`${lakeKeySql(def, alias)} IN (SELECT unnest($1::VARCHAR[]))`];
+  const dateFrom = def.export.dateFrom;
+  const days = partitions.map((values) => values[def.export.partitionBy.length]);
+  if (dateFrom && partitions.length > 0 && days.every((d) => d !== null)) {
+    const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    if (starts.some((t) => !Number.isFinite(t))) throw new Error(`not a partition day among: ${JSON.stringify(days)}`);
+    params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
+    clauses.push(`${alias}.${ident(dateFrom)} >= $2 AND ${alias}.${ident(dateFrom)} < $3`);
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+/**
  * What the lake's files of a table were written with: its columns and types, its partition layout and
  * the file format version. When it changes (a column added, a type changed) every file is stale and
  * the next export takes the full path.
@@ -155,12 +178,15 @@ export function layoutSignature(def: TableDef): string {
  * A merge deletes a key's stored row and inserts the batch's: when the stored row's day differs (its
  * date column is neither in the key nor the prune column, so it may change for a key), its old
  * partition lost a row. This statement marks the old partitions; tables whose day cannot change for a
- * key need none.
+ * key need none. A table with a prune column is matched on it too, as its merge matches (so the join
+ * skips the row groups the batch cannot touch, instead of reading the table), unless the merge
+ * replaces by key alone (`byKeyOnly`: a staged row without it, or a table with a key constraint).
  */
-export function movedRowsMarkSql(def: TableDef, stage: string): string | undefined {
+export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false): string | undefined {
   const dateFrom = def.export.dateFrom;
   if (!dateFrom || def.merge !== 'upsert' || def.primaryKey.includes(dateFrom) || def.pruneBy === dateFrom) return undefined;
-  const match = def.primaryKey.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
+  const keys = def.pruneBy && !byKeyOnly ? [...def.primaryKey, def.pruneBy] : def.primaryKey;
+  const match = keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
   const day = (a: string) => `(${a}.${ident(dateFrom)} // ${DAY_SECONDS})`;
   return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
 }

@@ -33,6 +33,13 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   { version: 2, summary: 'the file records its schema version in _glacier_meta' },
   { version: 3, summary: 'lake state: partitions each commit changed (_glacier_changed_partitions), exported layouts, the nightly verify watermark' },
   { version: 4, summary: 'schema drift: an _extra JSON column on every stream table, _glacier_drift and _glacier_stream_fields' },
+  // The columns and their fill (from the parent rows) are added() columns of the catalog: the sql/schema file this step's
+  // transaction applies adds and fills them; the lake layout of those tables changes with them (layoutSignature).
+  {
+    version: 5,
+    summary:
+      'dated lake partitions for the link and detail-child tables: block_timestamp on evm_address_transactions and the evm_transaction_details children (filled from the parent rows), pn_address_transactions dated by its block_timestamp',
+  },
   { version: 6, summary: 'the size of the warehouse at the end of each pipeline run, with what the run cost (_glacier_run_sizes)' },
 ];
 

@@ -448,8 +448,9 @@ export class Warehouse {
           // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-          const merge = mergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
-          const moved = movedRowsMarkSql(table, stage);
+          const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
+          const merge = mergeStatements(table, stage, options);
+          const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
           const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
           for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
           await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));

@@ -98,15 +98,19 @@ COMMENT ON COLUMN "evm_transactions"."_extra" IS 'fields the API sent for this r
 
 -- key: (chain_id, address, tx_hash); merges also match on block_number
 CREATE TABLE IF NOT EXISTS "evm_address_transactions" (
-  "chain_id"     VARCHAR NOT NULL,
-  "address"      VARCHAR NOT NULL,
-  "tx_hash"      VARCHAR NOT NULL,
-  "block_number" UBIGINT,
-  "_extra"       JSON
+  "chain_id"        VARCHAR NOT NULL,
+  "address"         VARCHAR NOT NULL,
+  "tx_hash"         VARCHAR NOT NULL,
+  "block_number"    UBIGINT,
+  "block_timestamp" BIGINT,
+  "_extra"          JSON
 );
 COMMENT ON TABLE "evm_address_transactions" IS 'Which configured address each EVM transaction was listed for (link to evm_transactions).';
+ALTER TABLE "evm_address_transactions" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_address_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_address_transactions" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transactions AS p WHERE p.chain_id = evm_address_transactions.chain_id AND p.tx_hash = evm_address_transactions.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_address_transactions"."address" IS 'the listed address as configured';
+COMMENT ON COLUMN "evm_address_transactions"."block_timestamp" IS 'epoch seconds (the transaction''s, as in evm_transactions)';
 COMMENT ON COLUMN "evm_address_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, contract_address, tx_hash, log_index, token_id); merges also match on block_number
@@ -437,10 +441,13 @@ CREATE TABLE IF NOT EXISTS "evm_internal_transactions" (
   "is_reverted"      BOOLEAN,
   "gas_used"         UBIGINT,
   "gas_limit"        UBIGINT,
+  "block_timestamp"  BIGINT,
   "_extra"           JSON
 );
 COMMENT ON TABLE "evm_internal_transactions" IS 'internalTransactions of a transaction detail; trace_index = position in the list.';
+ALTER TABLE "evm_internal_transactions" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_internal_transactions" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_internal_transactions" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = evm_internal_transactions.chain_id AND p.tx_hash = evm_internal_transactions.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_internal_transactions"."trace_index" IS 'position in internalTransactions';
 COMMENT ON COLUMN "evm_internal_transactions"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_internal_transactions"."from_name" IS 'from.name';
@@ -455,6 +462,7 @@ COMMENT ON COLUMN "evm_internal_transactions"."to_logo_uri" IS 'to.logoUri';
 COMMENT ON COLUMN "evm_internal_transactions"."internal_tx_type" IS 'as sent';
 COMMENT ON COLUMN "evm_internal_transactions"."value" IS 'wei; exact decimal text';
 COMMENT ON COLUMN "evm_internal_transactions"."value_num" IS 'wei; NULL when it does not fit 38 digits';
+COMMENT ON COLUMN "evm_internal_transactions"."block_timestamp" IS 'epoch seconds: the transaction''s (evm_transaction_details.block_timestamp)';
 COMMENT ON COLUMN "evm_internal_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
@@ -483,10 +491,13 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc20_transfers" (
   "token_erc_type"       VARCHAR,
   "token_price_currency" VARCHAR,
   "token_price_value"    VARCHAR,
+  "block_timestamp"      BIGINT,
   "_extra"               JSON
 );
 COMMENT ON TABLE "evm_tx_erc20_transfers" IS 'erc20Transfers of a transaction detail; erc20Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc20_transfers" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_tx_erc20_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_tx_erc20_transfers" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = evm_tx_erc20_transfers.chain_id AND p.tx_hash = evm_tx_erc20_transfers.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."from_name" IS 'from.name';
@@ -502,6 +513,7 @@ COMMENT ON COLUMN "evm_tx_erc20_transfers"."value" IS 'token smallest unit; exac
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."value_num" IS 'token smallest unit; NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_currency" IS 'token_price.currencyCode';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."token_price_value" IS 'token_price.value, exact decimal text';
+COMMENT ON COLUMN "evm_tx_erc20_transfers"."block_timestamp" IS 'epoch seconds: the transaction''s (evm_transaction_details.block_timestamp)';
 COMMENT ON COLUMN "evm_tx_erc20_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
@@ -539,10 +551,13 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc721_transfers" (
   "token_name"                            VARCHAR,
   "token_symbol"                          VARCHAR,
   "token_owner_address"                   VARCHAR,
+  "block_timestamp"                       BIGINT,
   "_extra"                                JSON
 );
 COMMENT ON TABLE "evm_tx_erc721_transfers" IS 'erc721Transfers of a transaction detail; erc721Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc721_transfers" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_tx_erc721_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_tx_erc721_transfers" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = evm_tx_erc721_transfers.chain_id AND p.tx_hash = evm_tx_erc721_transfers.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."from_name" IS 'from.name';
@@ -558,6 +573,7 @@ COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_id" IS 'uint256 token id, exa
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_tx_erc721_transfers"."block_timestamp" IS 'epoch seconds: the transaction''s (evm_transaction_details.block_timestamp)';
 COMMENT ON COLUMN "evm_tx_erc721_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash, transfer_index)
@@ -594,10 +610,13 @@ CREATE TABLE IF NOT EXISTS "evm_tx_erc1155_transfers" (
   "token_metadata_attributes"             VARCHAR,
   "token_metadata_decimals"               INTEGER,
   "token_metadata_properties"             VARCHAR,
+  "block_timestamp"                       BIGINT,
   "_extra"                                JSON
 );
 COMMENT ON TABLE "evm_tx_erc1155_transfers" IS 'erc1155Transfers of a transaction detail; erc1155Token flattened to token_*.';
+ALTER TABLE "evm_tx_erc1155_transfers" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_tx_erc1155_transfers" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_tx_erc1155_transfers" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = evm_tx_erc1155_transfers.chain_id AND p.tx_hash = evm_tx_erc1155_transfers.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."transfer_index" IS 'position in the list';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."from_address" IS 'from.address';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."from_name" IS 'from.name';
@@ -615,6 +634,7 @@ COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_id" IS 'uint256 token id, ex
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_attributes" IS 'ERC-721 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."token_metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
+COMMENT ON COLUMN "evm_tx_erc1155_transfers"."block_timestamp" IS 'epoch seconds: the transaction''s (evm_transaction_details.block_timestamp)';
 COMMENT ON COLUMN "evm_tx_erc1155_transfers"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, tx_hash)
@@ -625,11 +645,15 @@ CREATE TABLE IF NOT EXISTS "evm_teleporter_messages" (
   "direction"             VARCHAR,
   "source_chain_id"       VARCHAR,
   "destination_chain_id"  VARCHAR,
+  "block_timestamp"       BIGINT,
   "_extra"                JSON
 );
 COMMENT ON TABLE "evm_teleporter_messages" IS 'teleporterMessageInfo of a transaction detail (one per transaction when present).';
+ALTER TABLE "evm_teleporter_messages" ADD COLUMN IF NOT EXISTS "block_timestamp" BIGINT;
 ALTER TABLE "evm_teleporter_messages" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "evm_teleporter_messages" SET "block_timestamp" = (SELECT p.block_timestamp FROM evm_transaction_details AS p WHERE p.chain_id = evm_teleporter_messages.chain_id AND p.tx_hash = evm_teleporter_messages.tx_hash) WHERE "block_timestamp" IS NULL;
 COMMENT ON COLUMN "evm_teleporter_messages"."direction" IS 'as sent';
+COMMENT ON COLUMN "evm_teleporter_messages"."block_timestamp" IS 'epoch seconds: the transaction''s (evm_transaction_details.block_timestamp)';
 COMMENT ON COLUMN "evm_teleporter_messages"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (chain_id, address, token_id)

@@ -91,6 +91,35 @@ describe('warehouse schema version', () => {
     expect(again).toEqual({ from: WAREHOUSE_SCHEMA_VERSION, to: WAREHOUSE_SCHEMA_VERSION, applied: [] });
   });
 
+  it('version 5: the link and detail-list rows a 0.1.0 file holds get their transaction\'s block_timestamp from the parent rows', async () => {
+    const path = fixtureCopy();
+    const children = ['evm_internal_transactions', 'evm_tx_erc20_transfers', 'evm_tx_erc721_transfers', 'evm_tx_erc1155_transfers', 'evm_teleporter_messages'];
+    // Rows as 0.1.0 wrote them (no block_timestamp column on these tables): two details, their lists, one list row whose detail is missing.
+    await withFile(
+      path,
+      async (c) => {
+        await c.run("INSERT INTO evm_transaction_details (chain_id, tx_hash, block_timestamp) VALUES ('43114', '0xa', 1700000000), ('43114', '0xb', 1700090000)");
+        await c.run("INSERT INTO evm_transactions (chain_id, tx_hash, block_timestamp) VALUES ('43114', '0xa', 1700000000), ('43114', '0xb', 1700090000)");
+        await c.run("INSERT INTO evm_address_transactions (chain_id, address, tx_hash, block_number) VALUES ('43114', '0x01', '0xa', 1), ('43114', '0x02', '0xb', 2), ('43114', '0x01', '0xc', 3)");
+        for (const t of children) {
+          const index = t === 'evm_teleporter_messages' ? [] : [t === 'evm_internal_transactions' ? 'trace_index' : 'transfer_index'];
+          const values = (hash: string, i: number) => `('43114', '${hash}'${index.length ? `, ${i}` : ''})`;
+          await c.run(`INSERT INTO "${t}" (chain_id, tx_hash${index.map((k) => `, ${k}`).join('')}) VALUES ${values('0xa', 0)}, ${values('0xb', 0)}, ${values('0xc', 0)}`);
+        }
+      },
+      false,
+    );
+    const warehouse = await openWarehouse(path);
+    try {
+      const stamps = async (table: string) => Object.fromEntries((await warehouse.query(`SELECT tx_hash, block_timestamp FROM "${table}" ORDER BY tx_hash`)).map((r) => [String(r.tx_hash), r.block_timestamp === null ? null : Number(r.block_timestamp)]));
+      const expected = { '0xa': 1700000000, '0xb': 1700090000, '0xc': null };
+      expect(await stamps('evm_address_transactions')).toEqual(expected);
+      for (const t of children) expect(await stamps(t), t).toEqual(expected);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('a new file is created at the current version', async () => {
     const path = join(dir, 'new.duckdb');
     const warehouse = await openWarehouse(path);

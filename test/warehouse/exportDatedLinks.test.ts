@@ -40,15 +40,25 @@ function files(table: string): Map<string, string> {
   );
 }
 
-/** Each partition's fingerprint (row count and hashes), by its path under the table (hive keys as the export writes them, unencoded values). */
-async function partitionDigests(table: string): Promise<Map<string, string>> {
+/**
+ * Each lake file's fingerprint (row count and hashes), by its path under the table as lake layout 2
+ * names it: the group's partition columns, `month=`, then `day-<day>.parquet` for a day of the
+ * group's newest month and `month.parquet` for an earlier month (one file holds its days).
+ */
+async function fileDigests(table: string): Promise<Map<string, string>> {
   const def = tableByName(table)!;
   const keys = partitionColumns(def);
+  const group = keys.slice(0, -1);
+  const g = group.map((_, i) => `p${i}`);
   const cols = def.columns.map((c) => `"${c.name}"`).join(', ');
   const rows = await h.warehouse.query(
-    `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, count(*)::VARCHAR || ':' || bit_xor(hash(${cols}))::VARCHAR || ':' || sum(hash(${cols})::HUGEINT)::VARCHAR AS d FROM "${table}" GROUP BY ALL`,
+    `WITH r AS (SELECT ${[...group.map((k, i) => `${k.expr} AS p${i}`), `${keys.at(-1)!.expr} AS day`, `hash(${cols}) AS hh`].join(', ')} FROM "${table}"),
+     f AS (SELECT *, substr(day, 1, 7) AS month, max(substr(day, 1, 7)) OVER (${g.length ? `PARTITION BY ${g.join(', ')}` : ''}) AS newest FROM r)
+     SELECT ${[...g, 'month'].join(', ')}, CASE WHEN month = newest THEN 'day-' || day || '.parquet' ELSE 'month.parquet' END AS file,
+       count(*)::VARCHAR || ':' || bit_xor(hh)::VARCHAR || ':' || sum(hh::HUGEINT)::VARCHAR AS d
+     FROM f GROUP BY ALL`,
   );
-  return new Map(rows.map((r) => [[...keys.map((k, i) => `${k.name}=${String(r[`p${i}`])}`), 'data.parquet'].join('/'), String(r.d)]));
+  return new Map(rows.map((r) => [[...group.map((k, i) => `${k.name}=${String(r[`p${i}`])}`), `month=${String(r.month)}`, String(r.file)].join('/'), String(r.d)]));
 }
 
 /** The table read back from its lake files equals the table (row multisets by count and hashes). */
@@ -109,9 +119,9 @@ describe('dated link and detail-list tables (schema version 5)', () => {
     for (const table of DATED) {
       const rows = await count(`SELECT count(*) AS n FROM "${table}"`);
       const f = rows ? files(table) : new Map<string, string>();
-      if (rows) expect([...f.keys()].every((p) => /\/date=\d{4}-\d{2}-\d{2}\/data\.parquet$/.test(p)), table).toBe(true);
+      if (rows) expect([...f.keys()].every((p) => /\/month=\d{4}-\d{2}\/(day-\d{4}-\d{2}-\d{2}|month)\.parquet$/.test(p)), table).toBe(true);
       before.set(table, f);
-      digests.set(table, await partitionDigests(table));
+      digests.set(table, await fileDigests(table));
       if (rows) await lakeEquals(table);
     }
     // Several days per link table, so "only the changed days" can be told from "all of them".
@@ -125,7 +135,7 @@ describe('dated link and detail-list tables (schema version 5)', () => {
     let rewritten = 0;
     let kept = 0;
     for (const table of DATED) {
-      const now = await partitionDigests(table);
+      const now = await fileDigests(table);
       const changed = [...now].filter(([p, d]) => digests.get(table)!.get(p) !== d).map(([p]) => p).sort();
       const after = now.size ? files(table) : new Map<string, string>();
       const touched = [...after].filter(([p, id]) => before.get(table)!.get(p) !== id).map(([p]) => p).sort();

@@ -66,6 +66,9 @@ export interface ExportOptions {
 
 const NULL_SEGMENT = '__HIVE_DEFAULT_PARTITION__';
 
+/** Changed partitions of one table an export handles within the sync-time buffer limit (an idle night of the small world marks up to ~40). */
+const MARKS_WITHIN_SYNC_LIMIT = 64;
+
 /** DuckDB's buffer limit while an export runs (the worker's sync-time limit is warehouse.memoryLimit): the warehouse's maintenance limit. */
 export const EXPORT_MEMORY_LIMIT = MAINTENANCE_MEMORY_LIMIT;
 
@@ -375,11 +378,11 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
   const conn = await warehouse.connect();
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, fullTables: 0 };
   // A table on the full path is read by one COPY per partition: with the sync-time buffer limit every
-  // read goes back to disk, so the first such table raises the limit, restored afterwards. The marked
-  // path reads only its partitions and keeps the limit (lowering it again evicts what the export
+  // read goes back to disk, so the first such table raises the limit, restored afterwards, and so does
+  // a table with more than MARKS_WITHIN_SYNC_LIMIT changed partitions (its grouped fingerprint and
+  // month files). A night's few marks keep the limit (lowering it again evicts what the export
   // loaded: that was a fifth of an idle night's export).
   let release: (() => Promise<void>) | undefined;
-  const fullTables: TableDef[] = [];
   try {
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
@@ -398,14 +401,11 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       const gens = new TableGenerations(root, def.name, owner);
       gens.cleanBuilds();
       const full = options.full || layouts.get(def.name) !== layoutSignature(def) || values.some((v) => v === undefined) || (gens.latest() === undefined && (known.size > 0 || gens.entry().kind === 'dir'));
-      if (full && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
+      if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
       const marked = full ? undefined : await fingerprintMarked(conn, w, known, values as (string | null)[][]);
       const r = marked ?? (await fingerprintAll(conn, w, known));
       result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
-      if (!marked) {
-        result.fullTables!++;
-        fullTables.push(def);
-      }
+      if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;
       if (r.partitions.size > 0) result.tables++;
@@ -426,8 +426,9 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
         if (updates.length) await wr.run(sqlFile('ops/upsertExports.sql'), [listValue(updates.map((u) => u.table)), listValue(updates.map((u) => u.path)), listValue(updates.map((u) => u.fingerprint)), listValue(updates.map((u) => BigInt(u.rows)))]);
         if (removals.length) await wr.run(sqlFile('ops/deleteExports.sql'), [listValue(removals.map((d) => d.table)), listValue(removals.map((d) => d.path))]);
         if (cleared.length) await wr.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
-        // Layouts change only on the full path: only its tables are recorded again.
-        if (fullTables.length) await wr.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(fullTables.map((d) => d.name)), listValue(fullTables.map((d) => layoutSignature(d)))]);
+        // Every table this export covered, in one statement: its layout, and when it was last exported
+        // (sql/ops/runExported.sql reads that to tell whether a pipeline run exported).
+        await wr.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(defs.map((d) => d.name)), listValue(defs.map((d) => layoutSignature(d)))]);
         await wr.run('COMMIT');
       } catch (error) {
         await wr.run('ROLLBACK');

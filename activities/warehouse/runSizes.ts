@@ -59,21 +59,35 @@ export async function measureWarehouse(warehouse: Warehouse, tables: readonly st
  * not at all. Undefined when the lake directory does not exist.
  */
 export async function measureLake(lakeDir: string): Promise<LakeSize | undefined> {
-  let entries: Dirent[];
+  // The files readers see: each table is a link to its current generation (lake layout 2), followed
+  // here; hidden entries (.generations behind the links, .tmp staging) are left out.
+  const files: string[] = [];
+  const walk = async (dir: string, top: boolean): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (top && (error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+      return; // a generation removed while walking: the next record counts the new one
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const path = join(dir, e.name);
+      if (e.isDirectory() || e.isSymbolicLink()) await walk(path, false);
+      else if (e.isFile() && e.name.endsWith('.parquet')) files.push(path);
+    }
+  };
   try {
-    entries = await readdir(lakeDir, { recursive: true, withFileTypes: true });
+    await walk(lakeDir, true);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const files = entries.filter((e) => e.isFile() && e.name.endsWith('.parquet')).map((e) => join(e.parentPath ?? e.path, e.name));
-  const inTemp = (path: string) => path.slice(lakeDir.length).split(/[\\/]/).some((part) => part.startsWith('.tmp'));
   let count = 0;
   let bytes = 0;
   // Stats in batches: a year of daily partitions is tens of thousands of files.
-  const kept = files.filter((f) => !inTemp(f));
-  for (let i = 0; i < kept.length; i += 256) {
-    const sizes = await Promise.all(kept.slice(i, i + 256).map((f) => stat(f).then((s) => s.size, () => undefined)));
+  for (let i = 0; i < files.length; i += 256) {
+    const sizes = await Promise.all(files.slice(i, i + 256).map((f) => stat(f).then((s) => s.size, () => undefined)));
     for (const size of sizes) {
       if (size === undefined) continue;
       count++;

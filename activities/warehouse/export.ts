@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
-import { layoutSignature, partitionColumns, partitionFilter, partitionKeysFilter, valuesOfKey } from './lakeKeys.ts';
+import { layoutSignature, partitionColumns, partitionFilter, partitionsFilter, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
@@ -243,7 +243,7 @@ async function markedFingerprints(conn: DuckDBConnection, w: TableWriter, parts:
     return out;
   }
   const keys = partitionColumns(w.def, 't');
-  const { where, params } = partitionKeysFilter(w.def, 't', parts.map(([, values]) => values));
+  const { where, params } = partitionsFilter(w.def, parts.map(([, values]) => values), 't');
   const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${ident(w.def.name)} AS t WHERE ${where} GROUP BY ALL`;
   for (const fp of (await conn.runAndReadAll(sql, params)).getRowObjectsJS()) {
     out.set(partitionPath(w.def, keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])))), { n: fp.n, h: fp.h });

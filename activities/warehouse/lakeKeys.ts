@@ -27,7 +27,7 @@ export function partitionColumns(def: TableDef, alias?: string): PartitionColumn
 }
 
 /** SQL for the partition key of the row `alias` of `def` (same text as lakeKeyOf builds in TypeScript). */
-export function lakeKeySql(def: TableDef, alias: string): string {
+export function lakeKeySql(def: TableDef, alias?: string): string {
   return `to_json([${partitionColumns(def, alias)
     .map((k) => k.expr)
     .join(', ')}])::VARCHAR`;
@@ -117,49 +117,23 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
 }
 
 /**
- * One filter for several partitions of a table: their partitionFilter clauses joined by OR, and,
- * when every one names a day, the span from the first day to the last as a plain range on the date
- * column in front, which DuckDB checks against its zone maps: a nightly check of the changed
- * partitions then reads the row groups of those days, not the whole table once per partition.
+ * The rows of several partitions of `def` (columns qualified by `alias` when given), for one scan:
+ * the row's partition key is one of theirs and, when every one names a day, its day lies within the
+ * days that bound them, a plain range DuckDB checks against its zone maps (so the export's grouped
+ * fingerprint and the nightly key check read the row groups of those days, not the whole table).
  */
-export function partitionsFilter(def: TableDef, valuesList: readonly (readonly (string | null)[])[]): { where: string; params: DuckDBValue[] } {
-  if (valuesList.length === 0) return { where: 'false', params: [] };
-  const params: DuckDBValue[] = [];
-  const ors: string[] = [];
-  for (const values of valuesList) {
-    const one = partitionFilter(def, values);
-    const offset = params.length;
-    ors.push(`(${one.where.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`);
-    params.push(...one.params);
-  }
-  let where = ors.join(' OR ');
-  if (def.export.dateFrom) {
-    const days = valuesList.map((v) => v[def.export.partitionBy.length]);
-    if (days.every((d) => d !== null && d !== undefined)) {
-      const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-      const col = ident(def.export.dateFrom);
-      params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
-      where = `${col} >= $${params.length - 1} AND ${col} < $${params.length} AND (${where})`;
-    }
-  }
-  return { where, params };
-}
-
-/**
- * The rows of several partitions of `def` (the row alias `alias`), for one scan that groups them by
- * partition: the row's partition key is one of theirs, and its day lies within the days that bound
- * them (so DuckDB skips the row groups outside that range).
- */
-export function partitionKeysFilter(def: TableDef, alias: string, partitions: readonly (readonly (string | null)[])[]): { where: string; params: DuckDBValue[] } {
+export function partitionsFilter(def: TableDef, partitions: readonly (readonly (string | null)[])[], alias?: string): { where: string; params: DuckDBValue[] } {
+  if (partitions.length === 0) return { where: 'false', params: [] };
   const params: DuckDBValue[] = [listValue(partitions.map((values) => JSON.stringify(values)))];
   const clauses = [`${lakeKeySql(def, alias)} IN (SELECT unnest($1::VARCHAR[]))`];
   const dateFrom = def.export.dateFrom;
   const days = partitions.map((values) => values[def.export.partitionBy.length]);
-  if (dateFrom && partitions.length > 0 && days.every((d) => d !== null)) {
+  if (dateFrom && days.every((d) => d !== null && d !== undefined)) {
     const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     if (starts.some((t) => !Number.isFinite(t))) throw new Error(`not a partition day among: ${JSON.stringify(days)}`);
+    const col = alias ? `${alias}.${ident(dateFrom)}` : ident(dateFrom);
     params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
-    clauses.push(`${alias}.${ident(dateFrom)} >= $2 AND ${alias}.${ident(dateFrom)} < $3`);
+    clauses.unshift(`${col} >= $2 AND ${col} < $3`);
   }
   return { where: clauses.join(' AND '), params };
 }

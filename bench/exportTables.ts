@@ -18,10 +18,9 @@ import { allTables } from '../activities/streams/catalog.ts';
 import { exportParquet } from '../activities/warehouse/export.ts';
 import { snapshotWalksExport } from '../activities/warehouse/snapshotWalksTable.ts';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
-import { WORLD_SIZES, type WorldSize } from '../tools/simulator/index.ts';
 import type { PipelineConfig } from '../worker/config.ts';
 import { fmt, tempDir } from './benchWorld.ts';
-import { NightService } from './nightsService.ts';
+import { NightService, nightsSize } from './nightsService.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'memory-limit': { type: 'string', default: '128MB' }, 'steps-per-day': { type: 'string', default: '24' } } });
 const DAYS = (positionals[0] ?? '1,30').split(',').map(Number);
@@ -30,15 +29,6 @@ const tune = (config: PipelineConfig) => {
   config.warehouse = { ...config.warehouse, memoryLimit: values['memory-limit'] };
 };
 
-/** bench:nights' world (bench/nights.ts nightsSize): the small world's addresses, day-scale clocks, `days` of history. */
-const sizeOf = (days: number): Partial<WorldSize> => ({
-  ...WORLD_SIZES.small,
-  validators: 40,
-  maxTxsPerBlock: 10,
-  stepsPerDay: STEPS_PER_DAY,
-  evmBlocks: days * STEPS_PER_DAY,
-  pnTxsPerChain: Math.round(1.2 * days * STEPS_PER_DAY),
-});
 
 interface TableFigure {
   cpuMs: number;
@@ -53,7 +43,7 @@ const tmp = tempDir('export-tables');
 const byDays = new Map<number, Map<string, TableFigure>>();
 try {
   for (const days of DAYS) {
-    const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `d${days}`), simulator: { seed: 7, size: sizeOf(days) }, tune, log });
+    const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `d${days}`), simulator: { seed: 7, size: nightsSize(days, STEPS_PER_DAY) }, tune, log });
     try {
       await svc.mustCli(['backfill', '--json']);
       await svc.advanceDays(1);

@@ -304,7 +304,7 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
 
   // Outside the measured window: what the night left behind.
   const records = await runRecords(svc, `${run.workflowId}/${run.runId}`);
-  const lake = lakeStats(svc.lakeDir, t0);
+  const lake = await lakeStats(svc.lakeDir, t0);
   const nightWf = await workflowEvents(svc, t0 - 1000);
   const all = o.countAll ? await workflowEvents(svc) : undefined;
   const analyst = o.analyst ?? (await Analyst.open());

@@ -25,14 +25,13 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORLD_SIZES, type WorldSize } from '../tools/simulator/index.ts';
 import { resolveConfig, type PipelineConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { compareWithTruth, remoteTruthSource, truthClient } from '../test/helpers/truthTables.ts';
 import { fmt } from './benchWorld.ts';
-import { NightService, ROOT, lakeStats } from './nightsService.ts';
+import { NightService, ROOT, lakeStats, nightsSize } from './nightsService.ts';
 import { Analyst, NightStalled, PHASES, runNight, type NightFigures, type Phase } from './nightRun.ts';
 import { nightsTable, scalingTable, writeNightsReport, type NightsResults, type DoneWhen, type ScalingRow } from './nightsReport.ts';
 
@@ -86,20 +85,6 @@ const CRON = '0 3 1 1 *';
 const started = performance.now();
 const log = (line: string) => console.log(`[${fmt((performance.now() - started) / 1000, 0).padStart(5)} s] ${line}`);
 
-/**
- * The nights world: the small world's addresses, tokens and validators (40, so the simulator's BLS
- * set-up stays short), day-scale clocks, a history of `days` days on the C-chain and the primary
- * network (the other EVM chains start at their share of it), blocks of up to 10 transactions.
- */
-export const nightsSize = (days: number): Partial<WorldSize> => ({
-  ...WORLD_SIZES.small,
-  validators: 40,
-  maxTxsPerBlock: 10,
-  stepsPerDay: STEPS_PER_DAY,
-  evmBlocks: days * STEPS_PER_DAY,
-  // About 1.2 primary-network transactions per chain per step: the same number of days.
-  pnTxsPerChain: Math.round(1.2 * days * STEPS_PER_DAY),
-});
 
 const mb = (bytes: number) => bytes / 2 ** 20;
 
@@ -165,7 +150,7 @@ async function compareFinal(svc: NightService, snapshotAt: number): Promise<{ eq
 async function runNights(): Promise<NightsResults['nights']> {
   const dir = join(DATA_DIR, 'nights');
   rmSync(dir, { recursive: true, force: true });
-  const size = nightsSize(DAYS);
+  const size = nightsSize(DAYS, STEPS_PER_DAY);
   log(`nights: a ${DAYS}-day world (${STEPS_PER_DAY} steps a day: ${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain), ${NIGHTS} nights, checks: ${CHECKS ? CHECKS.join(' ') : 'none'}`);
   const svc = await NightService.start({ label: 'nights', dir, simulator: { seed: SEED, size }, tune, log });
   const analyst = await Analyst.open();
@@ -196,7 +181,7 @@ async function runNights(): Promise<NightsResults['nights']> {
     }
     const shown = nights.filter((x) => TABLE_AT.includes(x.night) || x === nights.at(-1));
     console.log(`\nnights: table at nights ${shown.map((x) => x.night).join(', ')}\n${nightsTable(shown)}\n`);
-    const lake = lakeStats(svc.lakeDir);
+    const lake = await lakeStats(svc.lakeDir);
     let truth: NonNullable<NightsResults['nights']>['truth'] = { equal: false, expected: 0, lost: 0, duplicated: 0, examples: ['not compared: a night stalled'] };
     if (!stalled && nights.length) {
       log('comparing the final warehouse with ground truth');
@@ -239,7 +224,7 @@ async function runScaling(): Promise<ScalingRow[]> {
     const days = SCALING_DAYS * k;
     const dir = join(DATA_DIR, `scale-${k}x`);
     rmSync(dir, { recursive: true, force: true });
-    const size = nightsSize(days);
+    const size = nightsSize(days, STEPS_PER_DAY);
     log(`scaling ${k}x: a ${days}-day history (${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain)`);
     const svc = await NightService.start({ label: `${k}x`, dir, simulator: { seed: SEED, size }, tune, log });
     try {

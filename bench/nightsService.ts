@@ -14,8 +14,9 @@ import { Client, Connection } from '@temporalio/client';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { DevServer } from '../worker/devServer.ts';
 import { parquetDir, warehousePath } from '../worker/paths.ts';
+import { readerFiles } from '../activities/warehouse/lakeGenerations.ts';
 import type { PipelineConfig } from '../worker/config.ts';
-import type { SimulatorOptions, SimulatorStats } from '../tools/simulator/index.ts';
+import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldSize } from '../tools/simulator/index.ts';
 import { processCpuSeconds, startBenchSimulator, UNLIMITED, type BenchSimulator } from './benchWorld.ts';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -30,6 +31,22 @@ export interface CliRun {
   stderr: string;
 }
 
+
+/**
+ * The nights world (bench:nights, bench/exportTables.ts): the small world's addresses, tokens and
+ * validators (40, so the simulator's BLS set-up stays short), day-scale clocks of `stepsPerDay`, a
+ * history of `days` days on the C-chain and the primary network (the other EVM chains start at their
+ * share of it), blocks of up to 10 transactions.
+ */
+export const nightsSize = (days: number, stepsPerDay: number): Partial<WorldSize> => ({
+  ...WORLD_SIZES.small,
+  validators: 40,
+  maxTxsPerBlock: 10,
+  stepsPerDay,
+  evmBlocks: days * stepsPerDay,
+  // About 1.2 primary-network transactions per chain per step: the same number of days.
+  pnTxsPerChain: Math.round(1.2 * days * stepsPerDay),
+});
 /** The pid of the newest `temporal` process this process started (the dev server). */
 function devServerPid(): number {
   let found = 0;
@@ -52,35 +69,25 @@ export function fileBytes(path: string, sides: string[]): number {
   return [path, ...sides.map((s) => path + s)].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
 }
 
-/** Parquet files of a lake as readers see them (through the tables' links; hidden directories left out): count, bytes, and those modified since `since` (ms). */
-export function lakeStats(root: string, since = Infinity): { files: number; bytes: number; changedSince: number; datedGroups: Set<string>; undated: number } {
+/** Parquet files of a lake as readers see them (readerFiles: through the tables' links): count, bytes, and those modified since `since` (ms). */
+export async function lakeStats(root: string, since = Infinity): Promise<{ files: number; bytes: number; changedSince: number; datedGroups: Set<string>; undated: number }> {
   const out = { files: 0, bytes: 0, changedSince: 0, datedGroups: new Set<string>(), undated: 0 };
-  const walk = (dir: string, rel: string) => {
-    let entries;
+  for (const rel of (await readerFiles(root)) ?? []) {
+    let st;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      st = statSync(join(root, rel));
     } catch {
-      return;
+      continue; // retired by an export meanwhile
     }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const path = join(dir, e.name);
-      // Tables are links to their current generation (lake layout 2); the generations behind them
-      // (.generations, the previous one kept for readers) are not what a reader sees.
-      if (e.isDirectory() || e.isSymbolicLink()) walk(path, rel ? `${rel}/${e.name}` : e.name);
-      else if (e.name.endsWith('.parquet')) {
-        const st = statSync(path);
-        out.files++;
-        out.bytes += st.size;
-        if (st.mtimeMs >= since) out.changedSince++;
-        // A dated file's group is its path without the month (layout 1: date) segment and after.
-        const date = rel.split('/').findIndex((s) => s.startsWith('month=') || s.startsWith('date='));
-        if (date >= 0) out.datedGroups.add(rel.split('/').slice(0, date).join('/'));
-        else out.undated++;
-      }
-    }
-  };
-  walk(root, '');
+    out.files++;
+    out.bytes += st.size;
+    if (st.mtimeMs >= since) out.changedSince++;
+    // A dated file's group is its path without the month (layout 1: date) segment and after.
+    const parts = rel.split('/');
+    const date = parts.findIndex((s) => s.startsWith('month=') || s.startsWith('date='));
+    if (date >= 0) out.datedGroups.add(parts.slice(0, date).join('/'));
+    else out.undated++;
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -52,6 +53,38 @@ export function filesUnder(dir: string): string[] {
     }
   };
   walk(dir, '');
+  return out;
+}
+
+/**
+ * The Parquet files readers see (paths relative to the lake, '/'-separated): each table's link is
+ * followed to its current generation; hidden entries (`.generations` behind the links, staging) are
+ * left out. A directory removed while the walk runs (a generation an export retired) is skipped.
+ * Undefined when the lake directory does not exist.
+ */
+export async function readerFiles(lakeDir: string): Promise<string[] | undefined> {
+  const out: string[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (rel === '' || errno(error) !== 'ENOENT') throw error;
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() || e.isSymbolicLink()) await walk(join(dir, e.name), r);
+      else if (e.isFile() && e.name.endsWith('.parquet')) out.push(r);
+    }
+  };
+  try {
+    await walk(lakeDir, '');
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return undefined;
+    throw error;
+  }
   return out;
 }
 

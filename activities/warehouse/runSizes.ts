@@ -1,7 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ident } from './identifier.ts';
+import { readerFiles } from './lakeGenerations.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { Warehouse } from './warehouse.ts';
 
@@ -54,35 +54,14 @@ export async function measureWarehouse(warehouse: Warehouse, tables: readonly st
 }
 
 /**
- * The lake's Parquet files and bytes: one directory walk and a stat per file. The exports' temporary
- * directories (.tmp*) are skipped; a file an export replaces while the walk runs is counted once or
- * not at all. Undefined when the lake directory does not exist.
+ * The lake's Parquet files and bytes as readers see them (readerFiles: through the tables' links) and
+ * a stat per file; a file an export retires while the walk runs is counted once or not at all.
+ * Undefined when the lake directory does not exist.
  */
 export async function measureLake(lakeDir: string): Promise<LakeSize | undefined> {
-  // The files readers see: each table is a link to its current generation (lake layout 2), followed
-  // here; hidden entries (.generations behind the links, .tmp staging) are left out.
-  const files: string[] = [];
-  const walk = async (dir: string, top: boolean): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if (top && (error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
-      return; // a generation removed while walking: the next record counts the new one
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const path = join(dir, e.name);
-      if (e.isDirectory() || e.isSymbolicLink()) await walk(path, false);
-      else if (e.isFile() && e.name.endsWith('.parquet')) files.push(path);
-    }
-  };
-  try {
-    await walk(lakeDir, true);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const rel = await readerFiles(lakeDir);
+  if (!rel) return undefined;
+  const files = rel.map((f) => join(lakeDir, f));
   let count = 0;
   let bytes = 0;
   // Stats in batches: a year of daily partitions is tens of thousands of files.

@@ -244,16 +244,9 @@ export class Warehouse {
     this.reopened += 1;
     this.options.onReopen?.(cause);
     // The reopened file replayed its WAL: checkpoint it now, with room, rather than at the next
-    // commit under the sync limit (where it failed). Once: a second fatal failure is left to the next commit.
-    const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT).catch(() => undefined);
-    try {
-      await this.writer.run('CHECKPOINT');
-      this.checkpointed += 1;
-    } catch {
-      // reported by the commit that meets it
-    } finally {
-      await release?.().catch(() => undefined);
-    }
+    // commit under the sync limit (where it failed). Once: any failure, a second fatal one included,
+    // is left to the commit that meets it.
+    await this.checkpointWithRoom({ reopenOnFatal: false }).catch(() => undefined);
   }
 
   /**
@@ -332,13 +325,13 @@ export class Warehouse {
     await this.checkpointWithRoom();
   }
 
-  private async checkpointWithRoom(): Promise<void> {
+  private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
     const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
     try {
       await this.writer.run('CHECKPOINT');
       this.checkpointed += 1;
     } catch (error) {
-      if (!isFatal(error)) throw error;
+      if (!reopenOnFatal || !isFatal(error)) throw error;
       this.raised.length = 0; // the invalidated instance goes with its settings
       await this.reopen(error);
       return;

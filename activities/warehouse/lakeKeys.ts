@@ -129,10 +129,9 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
   const dateFrom = def.export.dateFrom;
   const days = partitions.map((values) => values[def.export.partitionBy.length]);
   if (dateFrom && days.every((d) => d !== null && d !== undefined)) {
-    const starts = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-    if (starts.some((t) => !Number.isFinite(t))) throw new Error(`not a partition day among: ${JSON.stringify(days)}`);
+    const ranges = days.map((d) => dayRange(d!));
     const col = alias ? `${alias}.${ident(dateFrom)}` : ident(dateFrom);
-    params.push(BigInt(Math.min(...starts)), BigInt(Math.max(...starts) + DAY_SECONDS));
+    params.push(BigInt(Math.min(...ranges.map(([lo]) => lo))), BigInt(Math.max(...ranges.map(([, hi]) => hi))));
     clauses.unshift(`${col} >= $2 AND ${col} < $3`);
   }
   return { where: clauses.join(' AND '), params };

@@ -49,6 +49,12 @@ export function startDevArgs(options: { dbFile: string; port: number; namespace?
   ];
 }
 
+/** Launches of one start when a picked port turns out taken (ready()). */
+const START_ATTEMPTS = 3;
+
+/** The server exited at start-up because a port it was given is bound by another process. */
+class PortTakenError extends Error {}
+
 /**
  * Manages one `temporal server start-dev` process from the pinned binary. Its state lives in a
  * SQLite file under the data directory, so stopping and starting again keeps every workflow.
@@ -95,16 +101,35 @@ export class DevServer {
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
     });
-    child.once('exit', () => {
+    // 'close', not 'exit': it comes after the stderr pipe is drained, so a start-up failure reports
+    // the server's own last line instead of an empty tail.
+    child.once('close', () => {
       if (this.child === child) this.child = undefined;
     });
     return this;
   }
 
-  /** Waits until the launched server answers; stops it if it does not within startTimeoutMs (default 60 s). */
+  /**
+   * Waits until the launched server answers; stops it if it does not within startTimeoutMs (default
+   * 60 s). A port picked here can be taken by another process between the pick and the server's bind
+   * (tests start servers side by side, and a restarting one takes its old port back): the server then
+   * exits at once saying so, and it is launched again on fresh ports, up to START_ATTEMPTS times. Ports
+   * the caller fixed are never changed.
+   */
   async ready(): Promise<this> {
-    await this.waitUntilServing(this.options.startTimeoutMs ?? 60_000);
-    return this;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.waitUntilServing(this.options.startTimeoutMs ?? 60_000);
+        return this;
+      } catch (error) {
+        const portsPicked = this.options.port === undefined && this.options.uiPort === undefined;
+        if (!(error instanceof PortTakenError) || !portsPicked || attempt >= START_ATTEMPTS) throw error;
+        this.port = 0;
+        this.uiPort = 0;
+        this.stderrTail = '';
+        await this.launch();
+      }
+    }
   }
 
   private async waitUntilServing(timeoutMs: number): Promise<void> {
@@ -114,7 +139,8 @@ export class DevServer {
     let lastError: unknown;
     while (Date.now() < deadline) {
       if (!this.child) {
-        throw new Error(`temporal dev server exited during start-up: ${this.stderrTail.trim().slice(-500)}`);
+        const message = `temporal dev server exited during start-up: ${this.stderrTail.trim().slice(-500)}`;
+        throw /address already in use/.test(this.stderrTail) ? new PortTakenError(message) : new Error(message);
       }
       try {
         const connection = await Connection.connect({ address: this.address, connectTimeout: 1000 });

@@ -77,7 +77,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const log = options.log ?? (() => undefined);
   const random = rng(options.seed * 7919);
   const dir = mkdtempSync(join(tmpdir(), 'glacier-campaign-'));
-  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, k === 'slow' ? Math.min(options.faultRate, 0.05) : options.faultRate])) as Record<FaultKind, number>;
+  // Two kinds can act on few requests: shortPage only on the primary-network transaction lists (the
+  // one route with its hook), expiredToken only on requests that carry a page token. At the common
+  // rate shortPage fired once or twice a campaign and expiredToken two or three times, and a run
+  // that drew none failed the coverage check. Their rates are raised so each stays well above zero.
+  const rate = (k: FaultKind) =>
+    k === 'slow' ? Math.min(options.faultRate, 0.05) : k === 'shortPage' ? Math.min(options.faultRate * 5, 0.5) : k === 'expiredToken' ? Math.min(options.faultRate * 2, 0.5) : options.faultRate;
+  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, rate(k)])) as Record<FaultKind, number>;
   const fixedNow = Date.UTC(2026, 10, 1, 12, 0, 0);
   const sim = await startSimulator({ seed: options.seed, size: options.size, keys: [{ key: SECRET, tier: 'pro' }], faults, faultSeed: options.seed, clock: () => fixedNow, ...(options.drift ? { drift: { fromStep: 0, typeChanges: false } } : {}) });
   const server = new DevServer({ dataDir: join(dir, 'temporal'), headless: true });

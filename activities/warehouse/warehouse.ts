@@ -10,6 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
+import { closeUnseenStatements, FORGET_WALK_KEYS, seenKeysInsert } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -445,10 +446,25 @@ export class Warehouse {
           const merge = mergeStatements(table, stage, options);
           const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
           const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
-          for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
+          // A versioned table's merge marks the partitions it writes itself (an unchanged value writes none).
+          if (table.merge !== 'versions') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
           await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
         }
         await this.fault(`after-table:${table.name}`);
+      }
+      // Versioned tables: the keys each member's pages listed, then the walks this commit finishes close what they did not list (versions.ts).
+      for (const { tables: batches, checkpoint } of group) {
+        for (const batch of batches) {
+          if (batch.table.merge === 'versions' && batch.rows > 0) await this.writer.run(...seenKeysInsert(checkpoint.stream, checkpoint.partitionId, batch));
+        }
+      }
+      for (const { tables: batches, checkpoint, walk } of group) {
+        if (!walk) continue;
+        const versioned = batches.filter((b) => b.table.merge === 'versions');
+        for (const { table } of versioned) {
+          for (const statement of closeUnseenStatements(table)) await this.writer.run(statement, [JSON.stringify(walk.params), walk.snapshotAt, checkpoint.stream, checkpoint.partitionId]);
+        }
+        if (versioned.length) await this.writer.run(FORGET_WALK_KEYS, [checkpoint.stream, checkpoint.partitionId]);
       }
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {

@@ -1,0 +1,111 @@
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { ident } from './identifier.ts';
+import { lakeKeySql, MARK_INSERT } from './lakeKeys.ts';
+import { VALID_TO, VERSION_FROM, versionKey, versionTracked, type CellValue, type TableDef } from './tableDef.ts';
+import type { ColumnBatch } from './columnBatch.ts';
+
+/**
+ * Versioned snapshot tables (TableDef.merge 'versions'): a snapshot walk stores only what changed.
+ *
+ * - A page's rows are merged against the open versions (valid_to IS NULL) of their keys: a key whose
+ *   open version holds the same values writes nothing; a changed one closes that version at the row's
+ *   snapshot and opens a new one; a key without an open version opens one. A row of the same
+ *   snapshot (a retried or resumed walk) is rewritten in place, so a retry writes what one attempt would.
+ * - Every page also records the keys it listed in _glacier_walk_keys (stream, partition, snapshot),
+ *   in the transaction of its rows, so a walk's seen keys survive batches, crashes and resumes.
+ * - The commit that finishes the walk (the one that records it in _glacier_snapshot_walks) closes, at
+ *   the walk's snapshot, the open versions the walk answers for (VersionsSpec.scope) whose key it did
+ *   not list, and deletes the partition's seen keys.
+ * Every row these statements update is marked for the lake (_glacier_changed_partitions) by its own
+ * partition: closing a version rewrites the lake file of the day it was opened.
+ */
+
+const SEPARATOR = '\u001f';
+
+/** The text of a row's version key as SQL builds it (keyTextsOf builds the same in TypeScript). */
+export function keyTextSql(def: TableDef, alias: string): string {
+  return `concat_ws(chr(31), ${versionKey(def)
+    .map((k) => `CAST(${alias}.${ident(k)} AS VARCHAR)`)
+    .join(', ')})`;
+}
+
+/** The version keys of a batch's rows with their snapshot, from its column vectors (no read of the table). */
+export function keyTextsOf(batch: ColumnBatch): { keys: string[]; snapshots: bigint[] } {
+  const { table, columns, rows } = batch;
+  const at = (name: string) => columns[table.columns.findIndex((c) => c.name === name)];
+  const keyColumns = versionKey(table).map(at);
+  const snapshot = at(VERSION_FROM);
+  const keys: string[] = [];
+  const snapshots: bigint[] = [];
+  for (let i = 0; i < rows; i++) {
+    keys.push(keyColumns.map((c) => cellText(c[i])).join(SEPARATOR));
+    snapshots.push(BigInt(snapshot[i] as bigint | number));
+  }
+  return { keys, snapshots };
+}
+
+const cellText = (v: CellValue | undefined): string => (v === null || v === undefined ? '' : String(v));
+
+/** Statements that merge a staged batch into a versioned table (see the module comment). Identifiers come from the catalog. */
+export function versionMergeStatements(def: TableDef, stage: string): string[] {
+  const t = ident(def.name);
+  const s = ident(stage);
+  const from = ident(VERSION_FROM);
+  const to = ident(VALID_TO);
+  const key = versionKey(def)
+    .map((k) => `t.${ident(k)} = s.${ident(k)}`)
+    .join(' AND ');
+  const tracked = versionTracked(def);
+  const changed = tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM ${stagedAs(def, c)}`).join(' OR ');
+  const cols = def.columns.map((c) => ident(c.name));
+  const mark = (select: string) => `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (${select})`;
+  return [
+    // The lake partitions of the versions this batch closes or rewrites (the day they were opened).
+    mark(`SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${t} AS t JOIN ${s} AS s ON ${key} WHERE t.${to} IS NULL AND t.${from} <= s.${from} AND (${changed})`),
+    // A changed value closes the open version of an earlier snapshot...
+    `UPDATE ${t} AS t SET ${to} = s.${from} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} < s.${from} AND (${changed})`,
+    // ... and one this snapshot opened already (a retried page) takes the new values in place.
+    `UPDATE ${t} AS t SET ${tracked.map((c) => `${ident(c)} = ${stagedAs(def, c)}`).join(', ')} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} = s.${from} AND (${changed})`,
+    // Keys without an open version (new ones, and the ones just closed) open one.
+    mark(`SELECT DISTINCT ${lakeKeySql(def, 's')} AS k FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`),
+    `INSERT INTO ${t} (${cols.join(', ')}) SELECT ${cols.map((c) => `s.${c}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`,
+  ];
+}
+
+/** A staged column as the table stores it (the stage holds JSON as VARCHAR: compared as JSON, as the insert stores it). */
+function stagedAs(def: TableDef, column: string): string {
+  const type = def.columns.find((c) => c.name === column)!.type;
+  return type === 'JSON' ? `CAST(s.${ident(column)} AS JSON)` : `s.${ident(column)}`;
+}
+
+/** Records the keys a member of a commit listed for its partition's walk: [sql, params]. */
+export function seenKeysInsert(stream: string, partitionId: string, batch: ColumnBatch): [string, DuckDBValue[]] {
+  const { keys, snapshots } = keyTextsOf(batch);
+  return [
+    `INSERT INTO _glacier_walk_keys (stream, partition_id, snapshot_at, table_name, key) SELECT DISTINCT $1, $2, s, $3, k FROM (SELECT unnest($4::BIGINT[]) AS s, unnest($5::VARCHAR[]) AS k)`,
+    [stream, partitionId, batch.table.name, listValue(snapshots), listValue(keys)],
+  ];
+}
+
+/**
+ * The statements a finished walk runs for one versioned table it writes: mark, then close, the open
+ * versions it answers for whose key it did not list. Parameters: $1 the walk's params (JSON text),
+ * $2 its snapshot, $3 stream, $4 partition id.
+ */
+export function closeUnseenStatements(def: TableDef): string[] {
+  const t = ident(def.name);
+  const where = [
+    `t.${ident(VALID_TO)} IS NULL`,
+    `t.${ident(VERSION_FROM)} < $2`,
+    `(${def.versions!.scope})`,
+    `${keyTextSql(def, 't')} NOT IN (SELECT key FROM _glacier_walk_keys WHERE stream = $3 AND partition_id = $4 AND snapshot_at = $2 AND table_name = '${def.name}')`,
+  ].join(' AND ');
+  const walk = '(SELECT CAST($1 AS JSON) AS p) AS w';
+  return [
+    `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${t} AS t, ${walk} WHERE ${where})`,
+    `UPDATE ${t} AS t SET ${ident(VALID_TO)} = $2 FROM ${walk} WHERE ${where}`,
+  ];
+}
+
+/** A finished walk's seen keys are consumed: $1 stream, $2 partition id (keys of abandoned earlier walks go too). */
+export const FORGET_WALK_KEYS = 'DELETE FROM _glacier_walk_keys WHERE stream = $1 AND partition_id = $2';

@@ -8,7 +8,7 @@ import { versionKey, type Row, type TableDef } from '../../activities/warehouse/
 import type { Simulator } from '../../tools/simulator/index.ts';
 import { keyTextSql, keyTextsOf } from '../../activities/warehouse/versions.ts';
 import { rowsToColumns } from '../../activities/warehouse/columnBatch.ts';
-import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 
 /**
  * Ground truth as warehouse rows: every partition's endpoint is answered by the simulator's
@@ -155,8 +155,8 @@ export async function compareWithTruth(
         where.push(`snapshot_at <= ${x} AND (valid_to IS NULL OR valid_to > ${x})`);
         // The rows these partitions answer for (a table of other partitions too), or that ground truth lists.
         const keys = [...(expected.get(table)?.values() ?? [])].map((r) => versionKeyText(def.def, r));
-        params.push(listValue(partitions.map((p) => JSON.stringify(p.params))), listValue(keys));
-        where.push(`(EXISTS (SELECT 1 FROM (SELECT CAST(unnest($1::VARCHAR[]) AS JSON) AS p) WHERE ${def.def.versions!.scope}) OR ${keyTextSql(def.def, 't')} IN (SELECT unnest($2::VARCHAR[])))`);
+        params.push(JSON.stringify(partitions.map((p) => p.params)), JSON.stringify(keys));
+        where.push(`(EXISTS (SELECT 1 FROM (SELECT unnest(CAST(CAST($1 AS JSON) AS JSON[])) AS p) WHERE ${def.def.versions!.scope}) OR ${keyTextSql(def.def, 't')} IN (SELECT unnest(CAST(CAST($2 AS JSON) AS VARCHAR[]))))`);
       }
     } else if (snapshot && !ctx.latest) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
     if (def.merge === 'scd2') {

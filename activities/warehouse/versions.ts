@@ -58,16 +58,17 @@ export function versionMergeStatements(def: TableDef, stage: string): string[] {
   const tracked = versionTracked(def);
   const changed = tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM ${stagedAs(def, c)}`).join(' OR ');
   const cols = def.columns.map((c) => ident(c.name));
-  const mark = (select: string) => `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (${select})`;
+  const first = ident(versionKey(def)[0]);
   return [
-    // The lake partitions of the versions this batch closes or rewrites (the day they were opened).
-    mark(`SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${t} AS t JOIN ${s} AS s ON ${key} WHERE t.${to} IS NULL AND t.${from} <= s.${from} AND (${changed})`),
+    // The lake partitions this batch writes: of each staged row without an open version of the same
+    // values (it opens or rewrites one), and of the open version it closes or rewrites (the day that
+    // version was opened). One statement, before anything changes.
+    `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT k FROM (SELECT unnest([${lakeKeySql(def, 's')}, CASE WHEN t.${first} IS NOT NULL THEN ${lakeKeySql(def, 't')} END]) AS k FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR (${changed})) WHERE k IS NOT NULL)`,
     // A changed value closes the open version of an earlier snapshot...
     `UPDATE ${t} AS t SET ${to} = s.${from} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} < s.${from} AND (${changed})`,
     // ... and one this snapshot opened already (a retried page) takes the new values in place.
     `UPDATE ${t} AS t SET ${tracked.map((c) => `${ident(c)} = ${stagedAs(def, c)}`).join(', ')} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} = s.${from} AND (${changed})`,
     // Keys without an open version (new ones, and the ones just closed) open one.
-    mark(`SELECT DISTINCT ${lakeKeySql(def, 's')} AS k FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`),
     `INSERT INTO ${t} (${cols.join(', ')}) SELECT ${cols.map((c) => `s.${c}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`,
   ];
 }
@@ -78,21 +79,41 @@ function stagedAs(def: TableDef, column: string): string {
   return type === 'JSON' ? `CAST(s.${ident(column)} AS JSON)` : `s.${ident(column)}`;
 }
 
-/** Records the keys a member of a commit listed for its partition's walk: [sql, params]. */
-export function seenKeysInsert(stream: string, partitionId: string, batch: ColumnBatch): [string, DuckDBValue[]] {
-  const { keys, snapshots } = keyTextsOf(batch);
-  return [
-    `INSERT INTO _glacier_walk_keys (stream, partition_id, snapshot_at, table_name, key) SELECT DISTINCT $1, $2, s, $3, k FROM (SELECT unnest($4::BIGINT[]) AS s, unnest($5::VARCHAR[]) AS k)`,
-    [stream, partitionId, batch.table.name, listValue(snapshots), listValue(keys)],
-  ];
+/** The keys the members of a commit listed for their partitions' walks, gathered for one statement (seenKeysInsert). */
+export class SeenKeys {
+  private readonly columns: [string[], string[], bigint[], string[], string[]] = [[], [], [], [], []];
+
+  add(stream: string, partitionId: string, batch: ColumnBatch): void {
+    const { keys, snapshots } = keyTextsOf(batch);
+    const [streams, partitions, at, tables, all] = this.columns;
+    for (let i = 0; i < keys.length; i++) {
+      streams.push(stream);
+      partitions.push(partitionId);
+      at.push(snapshots[i]);
+      tables.push(batch.table.name);
+      all.push(keys[i]);
+    }
+  }
+
+  get size(): number {
+    return this.columns[0].length;
+  }
+
+  /** [sql, params] of the one insert (call only when size > 0). */
+  insert(): [string, DuckDBValue[]] {
+    return [
+      'INSERT INTO _glacier_walk_keys (stream, partition_id, snapshot_at, table_name, key) SELECT DISTINCT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), unnest($3::BIGINT[]), unnest($4::VARCHAR[]), unnest($5::VARCHAR[])',
+      this.columns.map((c) => listValue(c as DuckDBValue[])),
+    ];
+  }
 }
 
 /**
- * The statements a finished walk runs for one versioned table it writes: mark, then close, the open
- * versions it answers for whose key it did not list. Parameters: $1 the walk's params (JSON text),
- * $2 its snapshot, $3 stream, $4 partition id.
+ * The statement a finished walk runs for one versioned table it writes: closes the open versions it
+ * answers for whose key it did not list, returning their lake partition keys (column `k`, to mark).
+ * Parameters: $1 the walk's params (JSON text), $2 its snapshot, $3 stream, $4 partition id.
  */
-export function closeUnseenStatements(def: TableDef): string[] {
+export function closeUnseenSql(def: TableDef): string {
   const t = ident(def.name);
   const where = [
     `t.${ident(VALID_TO)} IS NULL`,
@@ -100,12 +121,8 @@ export function closeUnseenStatements(def: TableDef): string[] {
     `(${def.versions!.scope})`,
     `${keyTextSql(def, 't')} NOT IN (SELECT key FROM _glacier_walk_keys WHERE stream = $3 AND partition_id = $4 AND snapshot_at = $2 AND table_name = '${def.name}')`,
   ].join(' AND ');
-  const walk = '(SELECT CAST($1 AS JSON) AS p) AS w';
-  return [
-    `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${t} AS t, ${walk} WHERE ${where})`,
-    `UPDATE ${t} AS t SET ${ident(VALID_TO)} = $2 FROM ${walk} WHERE ${where}`,
-  ];
+  return `UPDATE ${t} AS t SET ${ident(VALID_TO)} = $2 FROM (SELECT CAST($1 AS JSON) AS p) AS w WHERE ${where} RETURNING ${lakeKeySql(def, 't')} AS k`;
 }
 
-/** A finished walk's seen keys are consumed: $1 stream, $2 partition id (keys of abandoned earlier walks go too). */
-export const FORGET_WALK_KEYS = 'DELETE FROM _glacier_walk_keys WHERE stream = $1 AND partition_id = $2';
+/** Finished walks' seen keys are consumed: $1 streams, $2 partition ids, pairwise (keys of abandoned earlier walks go too). */
+export const FORGET_WALK_KEYS = 'DELETE FROM _glacier_walk_keys AS k USING (SELECT unnest($1::VARCHAR[]) AS s, unnest($2::VARCHAR[]) AS p) AS f WHERE k.stream = f.s AND k.partition_id = f.p';

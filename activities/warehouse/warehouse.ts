@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
-import { closeUnseenStatements, FORGET_WALK_KEYS, seenKeysInsert } from './versions.ts';
+import { closeUnseenSql, FORGET_WALK_KEYS, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -453,19 +453,20 @@ export class Warehouse {
         await this.fault(`after-table:${table.name}`);
       }
       // Versioned tables: the keys each member's pages listed, then the walks this commit finishes close what they did not list (versions.ts).
-      for (const { tables: batches, checkpoint } of group) {
-        for (const batch of batches) {
-          if (batch.table.merge === 'versions' && batch.rows > 0) await this.writer.run(...seenKeysInsert(checkpoint.stream, checkpoint.partitionId, batch));
-        }
-      }
+      const seen = new SeenKeys();
+      for (const { tables: batches, checkpoint } of group) for (const batch of batches) if (batch.table.merge === 'versions' && batch.rows > 0) seen.add(checkpoint.stream, checkpoint.partitionId, batch);
+      if (seen.size) await this.writer.run(...seen.insert());
+      const finished: CheckpointWrite[] = [];
       for (const { tables: batches, checkpoint, walk } of group) {
-        if (!walk) continue;
         const versioned = batches.filter((b) => b.table.merge === 'versions');
+        if (!walk || versioned.length === 0) continue;
         for (const { table } of versioned) {
-          for (const statement of closeUnseenStatements(table)) await this.writer.run(statement, [JSON.stringify(walk.params), walk.snapshotAt, checkpoint.stream, checkpoint.partitionId]);
+          const closed = await this.writer.runAndReadAll(closeUnseenSql(table), [JSON.stringify(walk.params), walk.snapshotAt, checkpoint.stream, checkpoint.partitionId]);
+          for (const { k } of closed.getRowObjectsJS()) marks.push([table.name, String(k)]);
         }
-        if (versioned.length) await this.writer.run(FORGET_WALK_KEYS, [checkpoint.stream, checkpoint.partitionId]);
+        finished.push(checkpoint);
       }
+      if (finished.length) await this.writer.run(FORGET_WALK_KEYS, [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pnBalancesTable } from '../../activities/streams/pnBalances.ts';
 import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
+import { keyUniquenessFinding } from '../../activities/verify/keyUniqueness.ts';
 
 /**
  * Schema step 7 on a warehouse of version 6, where every finished walk stored the whole snapshot:
@@ -99,5 +100,10 @@ describe('schema step 7: snapshot tables become versions', () => {
     expect(await asOf(400)).toEqual(['lockedStaked=1', 'unlockedUnstaked=5']);
     expect(Number((await wh.query('SELECT count(*) AS n FROM pn_balances'))[0].n)).toBe(4);
     expect(Number((await wh.query('SELECT count(*) AS n FROM _glacier_walk_keys'))[0].n)).toBe(0);
+
+    // verify: one current version per key; a second one is reported.
+    expect(await keyUniquenessFinding(wh, [pnBalancesTable])).toMatchObject({ ok: true });
+    await wh.withWriter((c) => c.run("INSERT INTO pn_balances (network, blockchain_id, address_set, snapshot_at, kind, item_index, amount) VALUES ('mainnet', 'p-chain', $1, 500, 'lockedStaked', 0, 2)", [SET]));
+    expect(await keyUniquenessFinding(wh, [pnBalancesTable])).toMatchObject({ ok: false, detail: 'repeated keys in pn_balances (1 current versions)' });
   });
 });

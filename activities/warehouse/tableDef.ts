@@ -49,6 +49,8 @@ export interface Scd2Spec {
  */
 export interface VersionsSpec {
   scope: string;
+  /** The same as `scope` says of a walk's params, in TypeScript: a walk it rejects answers for no row (its close is not run). Default: every walk may. */
+  answers?: (params: Record<string, unknown>) => boolean;
 }
 
 /** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column: the day of a partition (lake files carry it as month=YYYY-MM, see export.ts). */

@@ -1,6 +1,6 @@
-import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ident } from './identifier.ts';
-import { lakeKeySql, MARK_INSERT } from './lakeKeys.ts';
+import { lakeKeySql } from './lakeKeys.ts';
 import { VALID_TO, VERSION_FROM, versionKey, versionTracked, type CellValue, type TableDef } from './tableDef.ts';
 import type { ColumnBatch } from './columnBatch.ts';
 
@@ -11,11 +11,12 @@ import type { ColumnBatch } from './columnBatch.ts';
  *   open version holds the same values writes nothing; a changed one closes that version at the row's
  *   snapshot and opens a new one; a key without an open version opens one. A row of the same
  *   snapshot (a retried or resumed walk) is rewritten in place, so a retry writes what one attempt would.
- * - Every page also records the keys it listed in _glacier_walk_keys (stream, partition, snapshot),
- *   in the transaction of its rows, so a walk's seen keys survive batches, crashes and resumes.
+ * - A walk of several commits records the keys its pages listed in _glacier_walk_keys (stream,
+ *   partition, snapshot), in the transaction of its rows, so its seen keys survive batches, crashes
+ *   and resumes; a walk that one commit holds whole needs none (its keys are that commit's stage).
  * - The commit that finishes the walk (the one that records it in _glacier_snapshot_walks) closes, at
- *   the walk's snapshot, the open versions the walk answers for (VersionsSpec.scope) whose key it did
- *   not list, and deletes the partition's seen keys.
+ *   the walk's snapshot, the open versions the walk answers for (VersionsSpec.scope) whose key neither
+ *   its stage nor its recorded keys hold, and deletes the partition's recorded keys.
  * Every row these statements update is marked for the lake (_glacier_changed_partitions) by its own
  * partition: closing a version rewrites the lake file of the day it was opened.
  */
@@ -46,8 +47,16 @@ export function keyTextsOf(batch: ColumnBatch): { keys: string[]; snapshots: big
 
 const cellText = (v: CellValue | undefined): string => (v === null || v === undefined ? '' : String(v));
 
-/** Statements that merge a staged batch into a versioned table (see the module comment). Identifiers come from the catalog. */
-export function versionMergeStatements(def: TableDef, stage: string): string[] {
+interface VersionSql {
+  /** One row: counts of staged rows that open a version (`added`), close one (`closed`), rewrite one of their own snapshot (`rewritten`), and the lake keys they touch (`keys`). */
+  plan: string;
+  close: string;
+  rewrite: string;
+  insert: string;
+}
+
+/** The SQL of a versioned table's merge (see the module comment). Identifiers come from the catalog. */
+function versionSql(def: TableDef, stage: string): VersionSql {
   const t = ident(def.name);
   const s = ident(stage);
   const from = ident(VERSION_FROM);
@@ -59,18 +68,37 @@ export function versionMergeStatements(def: TableDef, stage: string): string[] {
   const changed = tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM ${stagedAs(def, c)}`).join(' OR ');
   const cols = def.columns.map((c) => ident(c.name));
   const first = ident(versionKey(def)[0]);
-  return [
+  return {
     // The lake partitions this batch writes: of each staged row without an open version of the same
-    // values (it opens or rewrites one), and of the open version it closes or rewrites (the day that
-    // version was opened). One statement, before anything changes.
-    `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT k FROM (SELECT unnest([${lakeKeySql(def, 's')}, CASE WHEN t.${first} IS NOT NULL THEN ${lakeKeySql(def, 't')} END]) AS k FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR (${changed})) WHERE k IS NOT NULL)`,
+    // values, and of the open version it closes or rewrites (the day that version was opened).
+    plan: `SELECT count(*) FILTER (WHERE t.${first} IS NULL) AS added, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} < s.${from}) AS closed, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} = s.${from}) AS rewritten, list_distinct(flatten(list([${lakeKeySql(def, 's')}, CASE WHEN t.${first} IS NOT NULL THEN ${lakeKeySql(def, 't')} END]))) AS keys FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR ((${changed}) AND t.${from} <= s.${from})`,
     // A changed value closes the open version of an earlier snapshot...
-    `UPDATE ${t} AS t SET ${to} = s.${from} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} < s.${from} AND (${changed})`,
+    close: `UPDATE ${t} AS t SET ${to} = s.${from} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} < s.${from} AND (${changed})`,
     // ... and one this snapshot opened already (a retried page) takes the new values in place.
-    `UPDATE ${t} AS t SET ${tracked.map((c) => `${ident(c)} = ${stagedAs(def, c)}`).join(', ')} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} = s.${from} AND (${changed})`,
+    rewrite: `UPDATE ${t} AS t SET ${tracked.map((c) => `${ident(c)} = ${stagedAs(def, c)}`).join(', ')} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} = s.${from} AND (${changed})`,
     // Keys without an open version (new ones, and the ones just closed) open one.
-    `INSERT INTO ${t} (${cols.join(', ')}) SELECT ${cols.map((c) => `s.${c}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`,
-  ];
+    insert: `INSERT INTO ${t} (${cols.join(', ')}) SELECT ${cols.map((c) => `s.${c}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${key} AND t.${to} IS NULL`,
+  };
+}
+
+/** Every statement of the merge, unconditionally (mergeStatements' form; the commit runs mergeVersions). */
+export function versionMergeStatements(def: TableDef, stage: string): string[] {
+  const sql = versionSql(def, stage);
+  return [sql.close, sql.rewrite, sql.insert];
+}
+
+/**
+ * Merges a staged batch into a versioned table on the caller's transaction: one query finds what the
+ * batch changes, and only the statements it needs run (a batch of unchanged values runs none).
+ * Returns the lake partition keys to mark.
+ */
+export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string): Promise<string[]> {
+  const sql = versionSql(def, stage);
+  const [plan] = (await connection.runAndReadAll(sql.plan)).getRowObjectsJS();
+  const closed = Number(plan.closed);
+  const statements = [...(closed > 0 ? [sql.close] : []), ...(Number(plan.rewritten) > 0 ? [sql.rewrite] : []), ...(closed + Number(plan.added) > 0 ? [sql.insert] : [])];
+  if (statements.length) await connection.run(statements.join(';\n'));
+  return ((plan.keys as unknown[] | null) ?? []).filter((k) => k !== null).map(String);
 }
 
 /** A staged column as the table stores it (the stage holds JSON as VARCHAR: compared as JSON, as the insert stores it). */
@@ -113,15 +141,35 @@ export class SeenKeys {
  * answers for whose key it did not list, returning their lake partition keys (column `k`, to mark).
  * Parameters: $1 the walk's params (JSON text), $2 its snapshot, $3 stream, $4 partition id.
  */
-export function closeUnseenSql(def: TableDef): string {
+export function closeUnseenSql(def: TableDef, stage: string): string {
   const t = ident(def.name);
+  const listed = versionKey(def)
+    .map((k) => `s.${ident(k)} = t.${ident(k)}`)
+    .join(' AND ');
   const where = [
     `t.${ident(VALID_TO)} IS NULL`,
     `t.${ident(VERSION_FROM)} < $2`,
     `(${def.versions!.scope})`,
+    // Listed by this commit's pages (the stage), or by the walk's earlier commits (_glacier_walk_keys).
+    `NOT EXISTS (SELECT 1 FROM ${ident(stage)} AS s WHERE ${listed})`,
     `${keyTextSql(def, 't')} NOT IN (SELECT key FROM _glacier_walk_keys WHERE stream = $3 AND partition_id = $4 AND snapshot_at = $2 AND table_name = '${def.name}')`,
   ].join(' AND ');
   return `UPDATE ${t} AS t SET ${ident(VALID_TO)} = $2 FROM (SELECT CAST($1 AS JSON) AS p) AS w WHERE ${where} RETURNING ${lakeKeySql(def, 't')} AS k`;
+}
+
+/** A walk the commit finishes, as its close needs it. */
+export interface FinishingWalk {
+  stream: string;
+  partitionId: string;
+  snapshotAt: number;
+  params: Record<string, unknown>;
+}
+
+/** Closes what a finishing walk answers for and did not list (before the stage is emptied); returns the lake keys to mark. */
+export async function closeUnseen(connection: DuckDBConnection, def: TableDef, stage: string, walk: FinishingWalk): Promise<string[]> {
+  if (def.versions!.answers && !def.versions!.answers(walk.params)) return [];
+  const closed = await connection.runAndReadAll(closeUnseenSql(def, stage), [JSON.stringify(walk.params), walk.snapshotAt, walk.stream, walk.partitionId]);
+  return closed.getRowObjectsJS().map((r) => String(r.k));
 }
 
 /** Finished walks' seen keys are consumed: $1 streams, $2 partition ids, pairwise (keys of abandoned earlier walks go too). */

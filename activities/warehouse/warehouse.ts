@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
-import { closeUnseenSql, FORGET_WALK_KEYS, SeenKeys } from './versions.ts';
+import { closeUnseen, FORGET_WALK_KEYS, mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -443,29 +443,39 @@ export class Warehouse {
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
           const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
-          const merge = mergeStatements(table, stage, options);
-          const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-          const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
-          // A versioned table's merge marks the partitions it writes itself (an unchanged value writes none).
-          if (table.merge !== 'versions') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-          await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+          if (table.merge === 'versions') {
+            // Versioned: what changed is found first; the partitions it writes are marked from that (versions.ts).
+            for (const key of await mergeVersions(this.writer, table, stage)) marks.push([table.name, key]);
+          } else {
+            const merge = mergeStatements(table, stage, options);
+            const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
+            const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+            for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
+            await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+          }
+        }
+        if (table.merge === 'versions') {
+          // The walks this commit finishes close what they did not list, while the stage holds this commit's rows.
+          const stage = stages.get(table.name)!;
+          for (const { tables: batches, checkpoint, walk } of group) {
+            if (!walk || !batches.some((b) => b.table.name === table.name)) continue;
+            const finishing = { stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params };
+            for (const key of await closeUnseen(this.writer, table, stage, finishing)) marks.push([table.name, key]);
+          }
+          if (rows > 0) await this.writer.run(`DELETE FROM ${ident(stage)}`);
         }
         await this.fault(`after-table:${table.name}`);
       }
-      // Versioned tables: the keys each member's pages listed, then the walks this commit finishes close what they did not list (versions.ts).
+      // Versioned tables: the keys listed by a walk that spans several commits wait for the commit that
+      // finishes it (a walk this commit holds whole needs none: its closes read the stage); a finished
+      // walk's recorded keys go (versions.ts).
       const seen = new SeenKeys();
-      for (const { tables: batches, checkpoint } of group) for (const batch of batches) if (batch.table.merge === 'versions' && batch.rows > 0) seen.add(checkpoint.stream, checkpoint.partitionId, batch);
-      if (seen.size) await this.writer.run(...seen.insert());
-      const finished: CheckpointWrite[] = [];
-      for (const { tables: batches, checkpoint, walk } of group) {
-        const versioned = batches.filter((b) => b.table.merge === 'versions');
-        if (!walk || versioned.length === 0) continue;
-        for (const { table } of versioned) {
-          const closed = await this.writer.runAndReadAll(closeUnseenSql(table), [JSON.stringify(walk.params), walk.snapshotAt, checkpoint.stream, checkpoint.partitionId]);
-          for (const { k } of closed.getRowObjectsJS()) marks.push([table.name, String(k)]);
-        }
-        finished.push(checkpoint);
+      for (const { tables: batches, checkpoint, run, walk } of group) {
+        if (walk && run && walk.pages === run.pages) continue;
+        for (const batch of batches) if (batch.table.merge === 'versions' && batch.rows > 0) seen.add(checkpoint.stream, checkpoint.partitionId, batch);
       }
+      if (seen.size) await this.writer.run(...seen.insert());
+      const finished = group.filter((m) => m.walk && m.tables.some((b) => b.table.merge === 'versions')).map((m) => m.checkpoint);
       if (finished.length) await this.writer.run(FORGET_WALK_KEYS, [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {

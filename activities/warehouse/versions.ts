@@ -88,17 +88,28 @@ export function versionMergeStatements(def: TableDef, stage: string): string[] {
 }
 
 /**
- * Merges a staged batch into a versioned table on the caller's transaction: one query finds what the
- * batch changes, and only the statements it needs run (a batch of unchanged values runs none).
- * Returns the lake partition keys to mark.
+ * Merges a staged batch into a versioned table on the caller's transaction, and closes what the walks
+ * this commit finishes (`finishing`, those that write the table) answer for and did not list (the
+ * stage must still hold the commit's rows). One query finds what the batch changes, and for one
+ * finishing walk (the usual commit) what it closes; only the writes they need run, so a batch of
+ * unchanged values under a walk that lost nothing runs none. Returns the lake partition keys to mark.
  */
-export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string): Promise<string[]> {
+export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string, finishing: readonly FinishingWalk[] = []): Promise<string[]> {
+  const closing = finishing.filter((w) => !def.versions!.answers || def.versions!.answers(w.params));
   const sql = versionSql(def, stage);
-  const [plan] = (await connection.runAndReadAll(sql.plan)).getRowObjectsJS();
+  const one = closing.length === 1 ? closing[0] : undefined;
+  const query = one ? `SELECT *, (SELECT list_distinct(list(${lakeKeySql(def, 't')})) FROM ${ident(def.name)} AS t, ${WALK} WHERE ${unseenWhere(def, stage)}) AS gone FROM (${sql.plan})` : sql.plan;
+  const [plan] = (await connection.runAndReadAll(query, one ? walkParams(one) : [])).getRowObjectsJS();
   const closed = Number(plan.closed);
   const statements = [...(closed > 0 ? [sql.close] : []), ...(Number(plan.rewritten) > 0 ? [sql.rewrite] : []), ...(closed + Number(plan.added) > 0 ? [sql.insert] : [])];
   if (statements.length) await connection.run(statements.join(';\n'));
-  return ((plan.keys as unknown[] | null) ?? []).filter((k) => k !== null).map(String);
+  const keys = [...((plan.keys as unknown[] | null) ?? []), ...((plan.gone as unknown[] | null | undefined) ?? [])].filter((k) => k !== null).map(String);
+  if (one && ((plan.gone as unknown[] | null) ?? []).length > 0) await connection.run(closeUnseenSql(def, stage), walkParams(one));
+  for (const walk of one ? [] : closing) {
+    const gone = await connection.runAndReadAll(`${closeUnseenSql(def, stage)} RETURNING ${lakeKeySql(def, 't')} AS k`, walkParams(walk));
+    keys.push(...gone.getRowObjectsJS().map((r) => String(r.k)));
+  }
+  return keys;
 }
 
 /** A staged column as the table stores it (the stage holds JSON as VARCHAR: compared as JSON, as the insert stores it). */
@@ -136,26 +147,33 @@ export class SeenKeys {
   }
 }
 
+/** The finishing walk as a one-row relation `w` whose column `p` is its params (JSON). */
+const WALK = '(SELECT CAST($1 AS JSON) AS p) AS w';
+
 /**
- * The statement a finished walk runs for one versioned table it writes: closes the open versions it
- * answers for whose key it did not list, returning their lake partition keys (column `k`, to mark).
- * Parameters: $1 the walk's params (JSON text), $2 its snapshot, $3 stream, $4 partition id.
+ * The open versions a finishing walk answers for whose key it did not list: not in this commit's
+ * stage, nor among the keys its earlier commits recorded. Parameters: $1 the walk's params (JSON
+ * text), $2 its snapshot, $3 stream, $4 partition id.
  */
-export function closeUnseenSql(def: TableDef, stage: string): string {
-  const t = ident(def.name);
+function unseenWhere(def: TableDef, stage: string): string {
   const listed = versionKey(def)
     .map((k) => `s.${ident(k)} = t.${ident(k)}`)
     .join(' AND ');
-  const where = [
+  return [
     `t.${ident(VALID_TO)} IS NULL`,
     `t.${ident(VERSION_FROM)} < $2`,
     `(${def.versions!.scope})`,
-    // Listed by this commit's pages (the stage), or by the walk's earlier commits (_glacier_walk_keys).
     `NOT EXISTS (SELECT 1 FROM ${ident(stage)} AS s WHERE ${listed})`,
     `${keyTextSql(def, 't')} NOT IN (SELECT key FROM _glacier_walk_keys WHERE stream = $3 AND partition_id = $4 AND snapshot_at = $2 AND table_name = '${def.name}')`,
   ].join(' AND ');
-  return `UPDATE ${t} AS t SET ${ident(VALID_TO)} = $2 FROM (SELECT CAST($1 AS JSON) AS p) AS w WHERE ${where} RETURNING ${lakeKeySql(def, 't')} AS k`;
 }
+
+/** Closes those versions at the walk's snapshot (same parameters). */
+export function closeUnseenSql(def: TableDef, stage: string): string {
+  return `UPDATE ${ident(def.name)} AS t SET ${ident(VALID_TO)} = $2 FROM ${WALK} WHERE ${unseenWhere(def, stage)}`;
+}
+
+const walkParams = (w: FinishingWalk): DuckDBValue[] => [JSON.stringify(w.params), w.snapshotAt, w.stream, w.partitionId];
 
 /** A walk the commit finishes, as its close needs it. */
 export interface FinishingWalk {
@@ -163,13 +181,6 @@ export interface FinishingWalk {
   partitionId: string;
   snapshotAt: number;
   params: Record<string, unknown>;
-}
-
-/** Closes what a finishing walk answers for and did not list (before the stage is emptied); returns the lake keys to mark. */
-export async function closeUnseen(connection: DuckDBConnection, def: TableDef, stage: string, walk: FinishingWalk): Promise<string[]> {
-  if (def.versions!.answers && !def.versions!.answers(walk.params)) return [];
-  const closed = await connection.runAndReadAll(closeUnseenSql(def, stage), [JSON.stringify(walk.params), walk.snapshotAt, walk.stream, walk.partitionId]);
-  return closed.getRowObjectsJS().map((r) => String(r.k));
 }
 
 /** Finished walks' seen keys are consumed: $1 streams, $2 partition ids, pairwise (keys of abandoned earlier walks go too). */

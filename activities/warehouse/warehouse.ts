@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
-import { closeUnseen, FORGET_WALK_KEYS, mergeVersions, SeenKeys } from './versions.ts';
+import { FORGET_WALK_KEYS, mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -443,10 +443,7 @@ export class Warehouse {
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
           const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
-          if (table.merge === 'versions') {
-            // Versioned: what changed is found first; the partitions it writes are marked from that (versions.ts).
-            for (const key of await mergeVersions(this.writer, table, stage)) marks.push([table.name, key]);
-          } else {
+          if (table.merge !== 'versions') {
             const merge = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
             const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
@@ -455,13 +452,13 @@ export class Warehouse {
           }
         }
         if (table.merge === 'versions') {
-          // The walks this commit finishes close what they did not list, while the stage holds this commit's rows.
+          // Versioned (versions.ts): the batch's changes, and what the walks this commit finishes did not
+          // list, found first and written as needed, while the stage holds this commit's rows.
           const stage = stages.get(table.name)!;
-          for (const { tables: batches, checkpoint, walk } of group) {
-            if (!walk || !batches.some((b) => b.table.name === table.name)) continue;
-            const finishing = { stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params };
-            for (const key of await closeUnseen(this.writer, table, stage, finishing)) marks.push([table.name, key]);
-          }
+          const finishing = group.flatMap(({ tables: batches, checkpoint, walk }) =>
+            walk && batches.some((b) => b.table.name === table.name) ? [{ stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params }] : [],
+          );
+          if (rows > 0 || finishing.length > 0) for (const key of await mergeVersions(this.writer, table, stage, finishing)) marks.push([table.name, key]);
           if (rows > 0) await this.writer.run(`DELETE FROM ${ident(stage)}`);
         }
         await this.fault(`after-table:${table.name}`);

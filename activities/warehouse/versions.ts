@@ -1,6 +1,6 @@
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ident } from './identifier.ts';
-import { lakeKeySql } from './lakeKeys.ts';
+import { lakeKeySql, MARK_INSERT } from './lakeKeys.ts';
 import { VALID_TO, VERSION_FROM, versionKey, versionTracked, type CellValue, type TableDef } from './tableDef.ts';
 import type { ColumnBatch } from './columnBatch.ts';
 
@@ -48,8 +48,10 @@ export function keyTextsOf(batch: ColumnBatch): { keys: string[]; snapshots: big
 const cellText = (v: CellValue | undefined): string => (v === null || v === undefined ? '' : String(v));
 
 interface VersionSql {
-  /** One row: counts of staged rows that open a version (`added`), close one (`closed`), rewrite one of their own snapshot (`rewritten`), and the lake keys they touch (`keys`). */
+  /** One row: counts of staged rows that open a version (`added`), close one (`closed`), rewrite one of their own snapshot (`rewritten`). */
   plan: string;
+  /** Marks the lake partitions those rows touch (before they are written). */
+  mark: string;
   close: string;
   rewrite: string;
   insert: string;
@@ -69,9 +71,10 @@ function versionSql(def: TableDef, stage: string): VersionSql {
   const cols = def.columns.map((c) => ident(c.name));
   const first = ident(versionKey(def)[0]);
   return {
+    plan: `SELECT count(*) FILTER (WHERE t.${first} IS NULL) AS added, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} < s.${from}) AS closed, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} = s.${from}) AS rewritten FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR ((${changed}) AND t.${from} <= s.${from})`,
     // The lake partitions this batch writes: of each staged row without an open version of the same
     // values, and of the open version it closes or rewrites (the day that version was opened).
-    plan: `SELECT count(*) FILTER (WHERE t.${first} IS NULL) AS added, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} < s.${from}) AS closed, count(*) FILTER (WHERE t.${first} IS NOT NULL AND t.${from} = s.${from}) AS rewritten, list_distinct(flatten(list([${lakeKeySql(def, 's')}, CASE WHEN t.${first} IS NOT NULL THEN ${lakeKeySql(def, 't')} END]))) AS keys FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR ((${changed}) AND t.${from} <= s.${from})`,
+    mark: `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT k FROM (SELECT unnest([${lakeKeySql(def, 's')}, CASE WHEN t.${first} IS NOT NULL THEN ${lakeKeySql(def, 't')} END]) AS k FROM ${s} AS s LEFT JOIN ${t} AS t ON ${key} AND t.${to} IS NULL WHERE t.${first} IS NULL OR ((${changed}) AND t.${from} <= s.${from})) WHERE k IS NOT NULL)`,
     // A changed value closes the open version of an earlier snapshot...
     close: `UPDATE ${t} AS t SET ${to} = s.${from} FROM ${s} AS s WHERE ${key} AND t.${to} IS NULL AND t.${from} < s.${from} AND (${changed})`,
     // ... and one this snapshot opened already (a retried page) takes the new values in place.
@@ -90,22 +93,24 @@ export function versionMergeStatements(def: TableDef, stage: string): string[] {
 /**
  * Merges a staged batch into a versioned table on the caller's transaction, and closes what the walks
  * this commit finishes (`finishing`, those that write the table) answer for and did not list (the
- * stage must still hold the commit's rows). One query finds what the batch changes, and for one
- * finishing walk (the usual commit) what it closes; only the writes they need run, so a batch of
- * unchanged values under a walk that lost nothing runs none. Returns the lake partition keys to mark.
+ * stage must still hold the commit's rows). One query counts what the batch changes, and for one
+ * finishing walk (the usual commit) what it closes; only the writes they need run (with the marks of
+ * the partitions they touch), so a batch of unchanged values under a walk that lost nothing runs
+ * none. Returns the lake partition keys of the closed versions, to mark.
  */
 export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string, finishing: readonly FinishingWalk[] = []): Promise<string[]> {
   const closing = finishing.filter((w) => !def.versions!.answers || def.versions!.answers(w.params));
   const sql = versionSql(def, stage);
   const one = closing.length === 1 ? closing[0] : undefined;
-  const query = one ? `SELECT *, (SELECT list_distinct(list(${lakeKeySql(def, 't')})) FROM ${ident(def.name)} AS t, ${WALK} WHERE ${unseenWhere(def, stage)}) AS gone FROM (${sql.plan})` : sql.plan;
+  const query = one ? `SELECT *, (SELECT count(*) FROM ${ident(def.name)} AS t, ${WALK} WHERE ${unseenWhere(def, stage)}) AS gone FROM (${sql.plan})` : sql.plan;
   const [plan] = (await connection.runAndReadAll(query, one ? walkParams(one) : [])).getRowObjectsJS();
   const closed = Number(plan.closed);
-  const statements = [...(closed > 0 ? [sql.close] : []), ...(Number(plan.rewritten) > 0 ? [sql.rewrite] : []), ...(closed + Number(plan.added) > 0 ? [sql.insert] : [])];
+  const rewritten = Number(plan.rewritten);
+  const added = Number(plan.added);
+  const statements = [...(closed + rewritten + added > 0 ? [sql.mark] : []), ...(closed > 0 ? [sql.close] : []), ...(rewritten > 0 ? [sql.rewrite] : []), ...(closed + added > 0 ? [sql.insert] : [])];
   if (statements.length) await connection.run(statements.join(';\n'));
-  const keys = [...((plan.keys as unknown[] | null) ?? []), ...((plan.gone as unknown[] | null | undefined) ?? [])].filter((k) => k !== null).map(String);
-  if (one && ((plan.gone as unknown[] | null) ?? []).length > 0) await connection.run(closeUnseenSql(def, stage), walkParams(one));
-  for (const walk of one ? [] : closing) {
+  const keys: string[] = [];
+  for (const walk of one && Number(plan.gone) === 0 ? [] : closing) {
     const gone = await connection.runAndReadAll(`${closeUnseenSql(def, stage)} RETURNING ${lakeKeySql(def, 't')} AS k`, walkParams(walk));
     keys.push(...gone.getRowObjectsJS().map((r) => String(r.k)));
   }

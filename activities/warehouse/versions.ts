@@ -26,7 +26,7 @@ const SEPARATOR = '\u001f';
 /** The text of a row's version key as SQL builds it (keyTextsOf builds the same in TypeScript). */
 export function keyTextSql(def: TableDef, alias: string): string {
   return `concat_ws(chr(31), ${versionKey(def)
-    .map((k) => `CAST(${alias}.${ident(k)} AS VARCHAR)`)
+    .map((k) => `coalesce(CAST(${alias}.${ident(k)} AS VARCHAR), '')`)
     .join(', ')})`;
 }
 

@@ -1,5 +1,5 @@
 import type { AssetAmount, EvmAddressInfo, Money, Erc20Token, NftMetadata } from '../api/schemas/index.ts';
-import type { CellValue, ColumnDef, ColumnType, TableDef } from '../warehouse/tableDef.ts';
+import { VALID_TO, VERSION_FROM, type CellValue, type ColumnDef, type ColumnType, type TableDef } from '../warehouse/tableDef.ts';
 import { bool, dbl, dec38, huge, int, i64, json as jsonText, str, strs, u64 } from './values.ts';
 
 /**
@@ -144,7 +144,10 @@ export const nftMetadata = <S>(prefix: string, read: (s: S, x: PageContext) => P
  * of it: a typo fails when the module loads, not as a silent NULL in the warehouse.
  */
 export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & { columns: (Column<S> | readonly Column<S>[])[]; merge?: TableDef['merge'] }): TableSpec<S> {
-  const table: TableSpec<S> = { ...decl, merge: decl.merge ?? 'upsert', columns: [...decl.columns.flat(), extraColumn<S>()] };
+  const merge = decl.merge ?? 'upsert';
+  const table: TableSpec<S> = { ...decl, merge, columns: [...decl.columns.flat(), extraColumn<S>(), ...(merge === 'versions' ? [validToColumn<S>()] : [])] };
+  if ((merge === 'versions') !== (decl.versions !== undefined)) throw new Error(`table ${table.name}: merge 'versions' and a versions spec go together`);
+  if (merge === 'versions' && !table.primaryKey.includes(VERSION_FROM)) throw new Error(`table ${table.name}: a versioned table keys on ${VERSION_FROM}`);
   const names = new Set(table.columns.map((c) => c.name));
   if (names.size !== table.columns.length) throw new Error(`table ${table.name}: a column name is declared twice`);
   const named = [...table.primaryKey, ...(table.pruneBy ? [table.pruneBy] : []), ...(table.scd2 ? [...table.scd2.key, ...table.scd2.tracked] : []), ...table.export.partitionBy];
@@ -162,5 +165,14 @@ const extraColumn = <S>(): Column<S> =>
     name: EXTRA_COLUMN,
     type: 'JSON',
     comment: 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none',
+    get: () => null,
+  });
+
+/** The end of a version (merge 'versions'): written by the warehouse when a later walk sees the value changed or gone, never by a reader. */
+const validToColumn = <S>(): Column<S> =>
+  added({
+    name: VALID_TO,
+    type: 'BIGINT',
+    comment: 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)',
     get: () => null,
   });

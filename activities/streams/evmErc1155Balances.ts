@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc1155TokenBalance } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, uint256, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
+import { ERC_BALANCE_SCOPE, heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
 import { nativeBalanceBeside } from './shared/evmNativeBalances.ts';
 
 export const evmErc1155BalancesTable = defineTable<Erc1155TokenBalance>({
@@ -17,6 +17,8 @@ export const evmErc1155BalancesTable = defineTable<Erc1155TokenBalance>({
     nftMetadata('metadata', (b) => b.metadata),
   ],
   primaryKey: heldNftPrimaryKey,
+  merge: 'versions',
+  versions: { scope: ERC_BALANCE_SCOPE },
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc20TokenBalance } from '../api/schemas/index.ts';
 import { defineTable, erc20Token, money, snapshotAt, uint256, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { ownerKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
+import { ERC_BALANCE_SCOPE, ownerKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
 import { nativeBalanceBeside } from './shared/evmNativeBalances.ts';
 
 export const evmErc20BalancesTable = defineTable<Erc20TokenBalance>({
@@ -19,6 +19,8 @@ export const evmErc20BalancesTable = defineTable<Erc20TokenBalance>({
     varchar('token_reputation', (b) => b.tokenReputation, 'Malicious, Benign or NULL; other values as sent'),
   ],
   primaryKey: ['chain_id', 'address', 'token_address', 'snapshot_at'],
+  merge: 'versions',
+  versions: { scope: ERC_BALANCE_SCOPE },
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

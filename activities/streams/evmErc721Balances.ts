@@ -2,7 +2,7 @@ import { endpoints } from '../api/endpoints/index.ts';
 import type { Erc721TokenBalance } from '../api/schemas/index.ts';
 import { defineTable, nftMetadata, varchar } from './columns.ts';
 import { defineStream, listWalk, rowsOf } from './streamDef.ts';
-import { heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
+import { ERC_BALANCE_SCOPE, heldNftKey, heldNftPrimaryKey, ownerRequest, perAddressPartitions } from './shared/ercBalancePartitions.ts';
 import { nativeBalanceBeside } from './shared/evmNativeBalances.ts';
 
 export const evmErc721BalancesTable = defineTable<Erc721TokenBalance>({
@@ -19,6 +19,8 @@ export const evmErc721BalancesTable = defineTable<Erc721TokenBalance>({
     nftMetadata('metadata', (b) => b.metadata),
   ],
   primaryKey: heldNftPrimaryKey,
+  merge: 'versions',
+  versions: { scope: ERC_BALANCE_SCOPE },
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -21,6 +21,8 @@ export const metricsHoldersTable = defineTable<HolderEntry>({
     added(sortKeyNum, 'TRY_CAST(sort_key AS DECIMAL(38,0))'),
   ],
   primaryKey: ['chain_id', 'contract_address', 'threshold', 'snapshot_at', 'address'],
+  merge: 'versions',
+  versions: { scope: "t.chain_id = (p->>'chainId') AND t.contract_address = (p->>'address') AND t.threshold = (p->>'threshold')" },
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

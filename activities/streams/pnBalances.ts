@@ -25,6 +25,8 @@ export const pnBalancesTable = defineTable<Entry>({
     varchar('status', (e) => e.item.status, 'atomic memory entries'),
   ],
   primaryKey: ['network', 'blockchain_id', 'address_set', 'snapshot_at', 'kind', 'item_index'],
+  merge: 'versions',
+  versions: { scope: "t.network = (p->>'network') AND t.blockchain_id = (p->>'blockchainId') AND t.address_set = array_to_string(CAST(p->'addresses' AS VARCHAR[]), ',')" },
   export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'snapshot_at' },
 });
 

@@ -21,6 +21,13 @@ export const pnPendingRewardsTable = defineTable<PendingReward>({
     assetAmount('estimated_reward_', (r) => r.estimatedReward),
   ],
   primaryKey: ['network', 'tx_hash', 'reward_type', 'snapshot_at'],
+  merge: 'versions',
+  // The rewards a walk's filter lists (as v_pn_pending_rewards_latest reads them): one of the reward's
+  // addresses (P-/X- prefix aside) is in its set, or its node id is; a walk with neither covers the network.
+  versions: {
+    scope:
+      "t.network = (p->>'network') AND (((p->'addresses') IS NULL AND (p->'nodeIds') IS NULL) OR coalesce(list_has_any(list_transform(t.addresses, a -> regexp_replace(a, '^[PXC]-', '')), list_transform(CAST(p->'addresses' AS VARCHAR[]), a -> regexp_replace(a, '^[PXC]-', ''))), false) OR coalesce(list_contains(CAST(p->'nodeIds' AS VARCHAR[]), t.node_id), false))",
+  },
   export: { partitionBy: ['network'], dateFrom: 'snapshot_at' },
 });
 

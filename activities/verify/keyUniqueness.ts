@@ -1,12 +1,13 @@
 import type { VerifyFinding } from '../../common/activityTypes.ts';
 import { ident } from '../warehouse/identifier.ts';
 import { partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
-import type { TableDef } from '../warehouse/tableDef.ts';
+import { VALID_TO, versionKey, type TableDef } from '../warehouse/tableDef.ts';
 import type { Warehouse } from '../warehouse/warehouse.ts';
 
 /**
  * Stream tables keep their keys through the merge, not through an index (see renderDdl.ts), so verify
- * checks them: one finding listing every table whose key repeats. Identifiers come from the catalog.
+ * checks them: one finding listing every table whose key repeats (for a versioned table, also a key
+ * with two current versions). Identifiers come from the catalog.
  */
 export async function keyUniquenessFinding(warehouse: Warehouse, tables: readonly TableDef[]): Promise<VerifyFinding> {
   const repeated: string[] = [];
@@ -14,6 +15,11 @@ export async function keyUniquenessFinding(warehouse: Warehouse, tables: readonl
     const key = def.primaryKey.map(ident).join(', ');
     const [row] = await warehouse.query(`SELECT count(*) - count(DISTINCT (${key})) AS repeated FROM ${ident(def.name)}`);
     if (Number(row.repeated) > 0) repeated.push(`${def.name} (${Number(row.repeated)} rows)`);
+    if (def.merge !== 'versions') continue;
+    // A versioned table: one current version per key (versions.ts closes the old one as it opens the new).
+    const current = versionKey(def).map(ident).join(', ');
+    const [open] = await warehouse.query(`SELECT count(*) - count(DISTINCT (${current})) AS repeated FROM ${ident(def.name)} WHERE ${ident(VALID_TO)} IS NULL`);
+    if (Number(open.repeated) > 0) repeated.push(`${def.name} (${Number(open.repeated)} current versions)`);
   }
   return {
     check: 'tables: every key is stored once',

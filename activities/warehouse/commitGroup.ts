@@ -1,5 +1,5 @@
 import type { ColumnBatch } from './columnBatch.ts';
-import type { TableDef } from './tableDef.ts';
+import { VERSION_FROM, type TableDef } from './tableDef.ts';
 
 /**
  * Group commit: batches that reach the warehouse while a commit is running wait, and the next commit
@@ -32,18 +32,24 @@ export function cellsOf(member: GroupMember): number {
 /**
  * The members that go into the next commit, in arrival order: as many as fit COMMIT_MAX_CELLS (at
  * least one; the sync core flushes a batch at that size, so one member stays about that big). A member that writes an SCD2 table already written by an earlier member of the group waits:
- * the version-closing UPDATE must see one new version per key per statement.
+ * the version-closing UPDATE must see one new version per key per statement. So does one whose rows
+ * of a versioned table carry another snapshot than the group's (two runs' walks of one key).
  */
 export function takeGroup<M extends GroupMember>(waiting: M[]): M[] {
   const group: M[] = [];
   const scd2 = new Set<string>();
+  /** Versioned tables written so far, with the snapshot their rows carry. */
+  const versions = new Map<string, string>();
   let cells = 0;
   for (let i = 0; i < waiting.length; i++) {
     const member = waiting[i];
     const memberCells = cellsOf(member);
-    const clash = member.tables.some((t) => t.table.merge === 'scd2' && t.rows > 0 && scd2.has(t.table.name));
+    const clash = member.tables.some(
+      (t) => t.rows > 0 && ((t.table.merge === 'scd2' && scd2.has(t.table.name)) || (t.table.merge === 'versions' && (versions.get(t.table.name) ?? snapshotOf(t)) !== snapshotOf(t))),
+    );
     if (group.length > 0 && (clash || cells + memberCells > COMMIT_MAX_CELLS)) break;
     for (const t of member.tables) if (t.table.merge === 'scd2' && t.rows > 0) scd2.add(t.table.name);
+    for (const t of member.tables) if (t.table.merge === 'versions' && t.rows > 0) versions.set(t.table.name, snapshotOf(t));
     cells += memberCells;
     group.push(member);
   }
@@ -56,4 +62,9 @@ export function groupTables(group: readonly GroupMember[]): TableDef[] {
   const byName = new Map<string, TableDef>();
   for (const member of group) for (const { table } of member.tables) if (!byName.has(table.name)) byName.set(table.name, table);
   return [...byName.values()];
+}
+
+/** The snapshot of a versioned table's batch (its first row's snapshot_at: a batch is one walk's). */
+function snapshotOf(batch: ColumnBatch): string {
+  return String(batch.columns[batch.table.columns.findIndex((c) => c.name === VERSION_FROM)][0]);
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { pendingSchemaFiles } from './schemaFiles.ts';
 import { sqlFile } from './sqlFile.ts';
+import { convertSnapshotTablesToVersions } from './snapshotVersionsStep.ts';
 
 /**
  * The warehouse schema version: the layout of every table and view this build writes. A file
@@ -15,7 +16,7 @@ import { sqlFile } from './sqlFile.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 6;
+export const WAREHOUSE_SCHEMA_VERSION = 7;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -26,6 +27,12 @@ export interface SchemaStep {
   sql?: string;
   /** Code run in the migration transaction (tests inject a failing step here). */
   run?: (connection: DuckDBConnection) => Promise<void>;
+  /**
+   * Code run after the sql/schema files, in the same transaction: a data rewrite of columns those
+   * files add (DuckDB refuses to commit a transaction that alters a table after updating it, and the
+   * files alter tables).
+   */
+  afterSchema?: (connection: DuckDBConnection) => Promise<void>;
 }
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
@@ -41,6 +48,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       'dated lake partitions for the link and detail-child tables: block_timestamp on evm_address_transactions and the evm_transaction_details children (filled from the parent rows), pn_address_transactions dated by its block_timestamp',
   },
   { version: 6, summary: 'the size of the warehouse at the end of each pipeline run, with what the run cost (_glacier_run_sizes)' },
+  {
+    version: 7,
+    summary:
+      'snapshot tables hold versions: valid_to on evm_native_balances, evm_erc20/721/1155_balances, pn_balances, pn_pending_rewards and metrics_holders (set from the next finished walk of each partition, identical consecutive versions merged), _glacier_walk_keys',
+    afterSchema: convertSnapshotTablesToVersions,
+  },
 ];
 
 /** A warehouse written by a newer glacier-etl: refused before anything touches the file. */
@@ -123,6 +136,11 @@ export async function migrateWarehouse(
       await connection.run(file.text);
       await connection.run('INSERT OR REPLACE INTO _glacier_schema_files VALUES ($1, $2, now())', [file.file, file.sha256]);
       applied.push(file.file);
+    }
+    for (const step of steps) {
+      if (from === undefined || step.version <= from || !step.afterSchema) continue;
+      current = `step ${step.version} (${step.summary}), after the schema files`;
+      await step.afterSchema(connection);
     }
     current = 'recording the version';
     await connection.run(sqlFile('ops/glacierMeta.sql'));

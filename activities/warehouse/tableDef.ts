@@ -25,13 +25,32 @@ export type MergeKind =
   /** Insert or replace by primary key. */
   | 'upsert'
   /** Slowly changing dimension type 2: a new row when `tracked` changes, the open row closed (valid_to). */
-  | 'scd2';
+  | 'scd2'
+  /**
+   * A snapshot stream's table kept as versions (VersionsSpec): a row is the value of its key from its
+   * snapshot_at (the first snapshot that saw it) until valid_to (the snapshot that saw it changed or
+   * gone; NULL: current). A walk writes only the keys whose value changed.
+   */
+  | 'versions';
 
 export interface Scd2Spec {
   /** Business key (primary key minus valid_from). */
   key: string[];
   /** Columns whose change opens a new version. */
   tracked: string[];
+}
+
+/**
+ * A versioned snapshot table: its key is the primary key without `snapshot_at`; every other column but
+ * valid_to is tracked (a change opens a version). `scope` is a SQL predicate over the row `t` and the
+ * finished walk's partition params `p` (JSON): the rows that walk answers for, whose open versions it
+ * closes when it did not list their key. A walk of a stream that writes the table without answering
+ * for it (an ERC balance page's native balance) matches no row.
+ */
+export interface VersionsSpec {
+  scope: string;
+  /** The same as `scope` says of a walk's params, in TypeScript: a walk it rejects answers for no row (its close is not run). Default: every walk may. */
+  answers?: (params: Record<string, unknown>) => boolean;
 }
 
 /** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column: the day of a partition (lake files carry it as month=YYYY-MM, see export.ts). */
@@ -54,6 +73,7 @@ export interface TableDef {
    */
   pruneBy?: string;
   scd2?: Scd2Spec;
+  versions?: VersionsSpec;
   export: ExportLayout;
   /**
    * Files under sql/ run after this table's merge, in the same transaction, with `{stage}` naming
@@ -65,3 +85,18 @@ export interface TableDef {
 
 export type CellValue = string | bigint | number | boolean | string[] | null;
 export type Row = Record<string, CellValue | undefined>;
+
+/** The column that closes a version of a versioned table (merge 'versions'). */
+export const VALID_TO = 'valid_to';
+/** The column that opens one: the snapshot that first saw the value. */
+export const VERSION_FROM = 'snapshot_at';
+
+/** The key of a versioned table: its primary key without snapshot_at. */
+export function versionKey(def: TableDef): string[] {
+  return def.primaryKey.filter((k) => k !== VERSION_FROM);
+}
+
+/** Columns whose change opens a new version: all but the key, snapshot_at and valid_to. */
+export function versionTracked(def: TableDef): string[] {
+  return def.columns.map((c) => c.name).filter((c) => !def.primaryKey.includes(c) && c !== VALID_TO);
+}

@@ -10,6 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
+import { FORGET_WALK_KEYS, mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -442,14 +443,37 @@ export class Warehouse {
           // round trip through the thread pool, and a batch writes several tables.
           const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
           const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
-          const merge = mergeStatements(table, stage, options);
-          const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-          const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
-          for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-          await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+          if (table.merge !== 'versions') {
+            const merge = mergeStatements(table, stage, options);
+            const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
+            const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+            for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
+            await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+          }
+        }
+        if (table.merge === 'versions') {
+          // Versioned (versions.ts): the batch's changes, and what the walks this commit finishes did not
+          // list, found first and written as needed, while the stage holds this commit's rows.
+          const stage = stages.get(table.name)!;
+          const finishing = group.flatMap(({ tables: batches, checkpoint, walk }) =>
+            walk && batches.some((b) => b.table.name === table.name) ? [{ stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params }] : [],
+          );
+          if (rows > 0 || finishing.length > 0) for (const key of await mergeVersions(this.writer, table, stage, finishing)) marks.push([table.name, key]);
+          if (rows > 0) await this.writer.run(`DELETE FROM ${ident(stage)}`);
         }
         await this.fault(`after-table:${table.name}`);
       }
+      // Versioned tables: the keys listed by a walk that spans several commits wait for the commit that
+      // finishes it (a walk this commit holds whole needs none: its closes read the stage); a finished
+      // walk's recorded keys go (versions.ts).
+      const seen = new SeenKeys();
+      for (const { tables: batches, checkpoint, run, walk } of group) {
+        if (walk && run && walk.pages === run.pages) continue;
+        for (const batch of batches) if (batch.table.merge === 'versions' && batch.rows > 0) seen.add(checkpoint.stream, checkpoint.partitionId, batch);
+      }
+      if (seen.size) await this.writer.run(...seen.insert());
+      const finished = group.filter((m) => m.walk && m.tables.some((b) => b.table.merge === 'versions')).map((m) => m.checkpoint);
+      if (finished.length) await this.writer.run(FORGET_WALK_KEYS, [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [

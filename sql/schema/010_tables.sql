@@ -209,10 +209,12 @@ CREATE TABLE IF NOT EXISTS "evm_native_balances" (
   "balance_num"            DECIMAL(38,0),
   "balance_value_currency" VARCHAR,
   "balance_value_value"    VARCHAR,
-  "_extra"                 JSON
+  "_extra"                 JSON,
+  "valid_to"               BIGINT
 );
 COMMENT ON TABLE "evm_native_balances" IS 'Native token balance (NativeTokenBalance) of each configured EVM address per snapshot (snapshot_at = run snapshot time, epoch seconds); from balances:getNative and the nativeTokenBalance of the ERC balance pages.';
 ALTER TABLE "evm_native_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "evm_native_balances" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "evm_native_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_native_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "evm_native_balances"."token_chain_id" IS 'nativeTokenBalance.chainId';
@@ -223,6 +225,7 @@ COMMENT ON COLUMN "evm_native_balances"."balance_num" IS 'wei; NULL when it does
 COMMENT ON COLUMN "evm_native_balances"."balance_value_currency" IS 'balance_value.currencyCode';
 COMMENT ON COLUMN "evm_native_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
 COMMENT ON COLUMN "evm_native_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "evm_native_balances"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (chain_id, address, token_address, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
@@ -243,10 +246,12 @@ CREATE TABLE IF NOT EXISTS "evm_erc20_balances" (
   "balance_value_currency" VARCHAR,
   "balance_value_value"    VARCHAR,
   "token_reputation"       VARCHAR,
-  "_extra"                 JSON
+  "_extra"                 JSON,
+  "valid_to"               BIGINT
 );
 COMMENT ON TABLE "evm_erc20_balances" IS 'ERC-20 balances (Erc20TokenBalance) of each configured address per snapshot; token fields flattened to token_*.';
 ALTER TABLE "evm_erc20_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "evm_erc20_balances" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "evm_erc20_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc20_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc20_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
@@ -259,6 +264,7 @@ COMMENT ON COLUMN "evm_erc20_balances"."balance_value_currency" IS 'balance_valu
 COMMENT ON COLUMN "evm_erc20_balances"."balance_value_value" IS 'balance_value.value, exact decimal text';
 COMMENT ON COLUMN "evm_erc20_balances"."token_reputation" IS 'Malicious, Benign or NULL; other values as sent';
 COMMENT ON COLUMN "evm_erc20_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "evm_erc20_balances"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
@@ -285,10 +291,12 @@ CREATE TABLE IF NOT EXISTS "evm_erc721_balances" (
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
   "metadata_properties"             VARCHAR,
-  "_extra"                          JSON
+  "_extra"                          JSON,
+  "valid_to"                        BIGINT
 );
 COMMENT ON TABLE "evm_erc721_balances" IS 'ERC-721 tokens held (Erc721TokenBalance) by each configured address per snapshot; metadata flattened to metadata_*.';
 ALTER TABLE "evm_erc721_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "evm_erc721_balances" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "evm_erc721_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc721_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc721_balances"."token_id" IS 'uint256 token id, exact text';
@@ -297,6 +305,7 @@ COMMENT ON COLUMN "evm_erc721_balances"."metadata_attributes" IS 'ERC-721 only; 
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc721_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_erc721_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "evm_erc721_balances"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (chain_id, address, token_address, token_id, snapshot_at)
 CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
@@ -322,10 +331,12 @@ CREATE TABLE IF NOT EXISTS "evm_erc1155_balances" (
   "metadata_attributes"             VARCHAR,
   "metadata_decimals"               INTEGER,
   "metadata_properties"             VARCHAR,
-  "_extra"                          JSON
+  "_extra"                          JSON,
+  "valid_to"                        BIGINT
 );
 COMMENT ON TABLE "evm_erc1155_balances" IS 'ERC-1155 balances (Erc1155TokenBalance) of each configured address per snapshot; metadata flattened to metadata_*.';
 ALTER TABLE "evm_erc1155_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "evm_erc1155_balances" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "evm_erc1155_balances"."chain_id" IS 'the partition chain';
 COMMENT ON COLUMN "evm_erc1155_balances"."address" IS 'owner (configured address)';
 COMMENT ON COLUMN "evm_erc1155_balances"."token_id" IS 'uint256 token id, exact text';
@@ -336,6 +347,7 @@ COMMENT ON COLUMN "evm_erc1155_balances"."metadata_attributes" IS 'ERC-721 only;
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_decimals" IS 'ERC-1155 only';
 COMMENT ON COLUMN "evm_erc1155_balances"."metadata_properties" IS 'ERC-1155 only; as sent (string) or JSON text';
 COMMENT ON COLUMN "evm_erc1155_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "evm_erc1155_balances"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (chain_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "evm_transaction_details" (
@@ -978,10 +990,12 @@ CREATE TABLE IF NOT EXISTS "pn_balances" (
   "utxo_count"           INTEGER,
   "shared_with_chain_id" VARCHAR,
   "status"               VARCHAR,
-  "_extra"               JSON
+  "_extra"               JSON,
+  "valid_to"             BIGINT
 );
 COMMENT ON TABLE "pn_balances" IS 'Balances of each configured address set per chain and snapshot: one row per (balance kind, entry). kind is the Balances key (unlockedUnstaked, unlockedStaked, lockedPlatform, lockedStakeable, lockedStaked, pendingStaked, atomicMemoryUnlocked, atomicMemoryLocked; X-chain locked/unlocked).';
 ALTER TABLE "pn_balances" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "pn_balances" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "pn_balances"."blockchain_id" IS 'chain alias as requested';
 COMMENT ON COLUMN "pn_balances"."address_set" IS 'sorted configured addresses, comma-joined';
 COMMENT ON COLUMN "pn_balances"."snapshot_at" IS 'epoch seconds of the run snapshot';
@@ -989,6 +1003,7 @@ COMMENT ON COLUMN "pn_balances"."amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_balances"."shared_with_chain_id" IS 'atomic memory entries';
 COMMENT ON COLUMN "pn_balances"."status" IS 'atomic memory entries';
 COMMENT ON COLUMN "pn_balances"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "pn_balances"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (network, node_id, tx_hash)
 CREATE TABLE IF NOT EXISTS "pn_validators" (
@@ -1117,16 +1132,19 @@ CREATE TABLE IF NOT EXISTS "pn_pending_rewards" (
   "estimated_reward_asset_denomination" INTEGER,
   "estimated_reward_asset_type"         VARCHAR,
   "estimated_reward_amount"             HUGEINT,
-  "_extra"                              JSON
+  "_extra"                              JSON,
+  "valid_to"                            BIGINT
 );
 COMMENT ON TABLE "pn_pending_rewards" IS 'Pending staking rewards (PendingReward) per snapshot; estimatedReward flattened to estimated_reward_*.';
 ALTER TABLE "pn_pending_rewards" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "pn_pending_rewards" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 COMMENT ON COLUMN "pn_pending_rewards"."tx_hash" IS 'staking tx';
 COMMENT ON COLUMN "pn_pending_rewards"."reward_type" IS 'empty string when absent (part of the key)';
 COMMENT ON COLUMN "pn_pending_rewards"."snapshot_at" IS 'epoch seconds of the run snapshot';
 COMMENT ON COLUMN "pn_pending_rewards"."amount_staked" IS 'nAVAX';
 COMMENT ON COLUMN "pn_pending_rewards"."estimated_reward_amount" IS 'smallest unit (nAVAX for AVAX)';
 COMMENT ON COLUMN "pn_pending_rewards"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "pn_pending_rewards"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';
 
 -- key: (network, blockchain_id, vertex_hash)
 CREATE TABLE IF NOT EXISTS "pn_vertices" (
@@ -1158,12 +1176,14 @@ CREATE TABLE IF NOT EXISTS "metrics_holders" (
   "address"          VARCHAR NOT NULL,
   "sort_key"         VARCHAR,
   "sort_key_num"     DECIMAL(38,0),
-  "_extra"           JSON
+  "_extra"           JSON,
+  "valid_to"         BIGINT
 );
 COMMENT ON TABLE "metrics_holders" IS 'Holders of each configured contract above the chain holderThreshold (Holder entry), per snapshot.';
 ALTER TABLE "metrics_holders" ALTER COLUMN "sort_key" SET DATA TYPE VARCHAR;
 ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "sort_key_num" DECIMAL(38,0);
 ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+ALTER TABLE "metrics_holders" ADD COLUMN IF NOT EXISTS "valid_to" BIGINT;
 UPDATE "metrics_holders" SET "sort_key_num" = TRY_CAST(sort_key AS DECIMAL(38,0)) WHERE "sort_key_num" IS NULL;
 COMMENT ON COLUMN "metrics_holders"."threshold" IS 'minimum balance, decimal text as requested';
 COMMENT ON COLUMN "metrics_holders"."snapshot_at" IS 'epoch seconds of the run snapshot';
@@ -1171,3 +1191,4 @@ COMMENT ON COLUMN "metrics_holders"."address" IS 'holder';
 COMMENT ON COLUMN "metrics_holders"."sort_key" IS 'sortKey: the holder''s balance (token smallest unit); exact decimal text';
 COMMENT ON COLUMN "metrics_holders"."sort_key_num" IS 'sortKey: the holder''s balance (token smallest unit); NULL when it does not fit 38 digits';
 COMMENT ON COLUMN "metrics_holders"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
+COMMENT ON COLUMN "metrics_holders"."valid_to" IS 'end of this version (epoch seconds): the snapshot of the walk that saw the value changed or gone; NULL while current. The row holds from snapshot_at until then: as of T, snapshot_at <= T AND (valid_to IS NULL OR valid_to > T)';

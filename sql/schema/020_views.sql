@@ -32,6 +32,11 @@ GROUP BY ALL;
 -- a balance that went away has no row here, and rows of a walk that never finished never show.
 -- The partition's params name what a walk covers (chainId + address or addresses, network +
 -- blockchainId + addresses, nodeIds, contract address + threshold).
+-- These tables hold versions: a row holds from its snapshot_at until valid_to (NULL: still current),
+-- and a walk writes only what changed. The latest snapshot of a partition is therefore read as of its
+-- last finished walk W: snapshot_at <= W AND (valid_to IS NULL OR valid_to > W). That is exactly what
+-- the walk saw, even while a later walk is half-way through (its new versions start after W; the ones
+-- it closed end after W).
 
 -- Native balance per (chain, address): the row of the last finished walk that read one. The native
 -- stream and the ERC-20/721/1155 lists (their nativeTokenBalance) all read it; the API always answers
@@ -45,8 +50,8 @@ WITH walked AS (
   WHERE stream IN ('evm.native_balances', 'evm.erc20_balances', 'evm.erc721_balances', 'evm.erc1155_balances')
 )
 SELECT b.* FROM evm_native_balances b
-SEMI JOIN walked w ON w.chain_id = b.chain_id AND w.address = b.address AND w.snapshot_at = b.snapshot_at
-QUALIFY b.snapshot_at = max(b.snapshot_at) OVER (PARTITION BY b.chain_id, b.address);
+SEMI JOIN (SELECT chain_id, address, max(snapshot_at) AS snapshot_at FROM walked GROUP BY ALL) w
+  ON w.chain_id = b.chain_id AND w.address = b.address AND b.snapshot_at <= w.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > w.snapshot_at);
 
 -- The last finished walk of each ERC balance stream per (chain, owner address).
 CREATE OR REPLACE VIEW v_evm_erc_balances_latest_walks AS
@@ -58,15 +63,18 @@ GROUP BY ALL;
 -- ERC-20 / ERC-721 / ERC-1155 balances per (chain, owner address): the tokens its last finished walk listed.
 CREATE OR REPLACE VIEW v_evm_erc20_balances_latest AS
 SELECT b.* FROM evm_erc20_balances b
-SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc20_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc20_balances' AND l.chain_id = b.chain_id AND l.address = b.address
+  AND b.snapshot_at <= l.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > l.snapshot_at);
 
 CREATE OR REPLACE VIEW v_evm_erc721_balances_latest AS
 SELECT b.* FROM evm_erc721_balances b
-SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc721_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc721_balances' AND l.chain_id = b.chain_id AND l.address = b.address
+  AND b.snapshot_at <= l.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > l.snapshot_at);
 
 CREATE OR REPLACE VIEW v_evm_erc1155_balances_latest AS
 SELECT b.* FROM evm_erc1155_balances b
-SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc1155_balances' AND l.chain_id = b.chain_id AND l.address = b.address AND l.snapshot_at = b.snapshot_at;
+SEMI JOIN v_evm_erc_balances_latest_walks l ON l.stream = 'evm.erc1155_balances' AND l.chain_id = b.chain_id AND l.address = b.address
+  AND b.snapshot_at <= l.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > l.snapshot_at);
 
 -- The last finished pn.balances walk per (network, chain, address set); address_set is the set's
 -- addresses comma-joined, as pn_balances stores it. Also the snapshot verify checks against UTXOs.
@@ -82,7 +90,8 @@ GROUP BY ALL;
 CREATE OR REPLACE VIEW v_pn_balances_latest AS
 SELECT b.* FROM pn_balances b
 SEMI JOIN v_pn_balances_latest_walks l
-  ON l.network = b.network AND l.blockchain_id = b.blockchain_id AND l.address_set = b.address_set AND l.snapshot_at = b.snapshot_at;
+  ON l.network = b.network AND l.blockchain_id = b.blockchain_id AND l.address_set = b.address_set
+ AND b.snapshot_at <= l.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > l.snapshot_at);
 
 -- Holders of each (chain, contract, threshold) in the last finished walk.
 CREATE OR REPLACE VIEW v_metrics_holders_latest AS
@@ -91,7 +100,8 @@ WITH latest AS (
   FROM _glacier_snapshot_walks WHERE stream = 'metrics.holders' GROUP BY ALL
 )
 SELECT h.* FROM metrics_holders h
-SEMI JOIN latest l ON l.chain_id = h.chain_id AND l.contract_address = h.contract_address AND l.threshold = h.threshold AND l.snapshot_at = h.snapshot_at;
+SEMI JOIN latest l ON l.chain_id = h.chain_id AND l.contract_address = h.contract_address AND l.threshold = h.threshold
+  AND h.snapshot_at <= l.snapshot_at AND (h.valid_to IS NULL OR h.valid_to > l.snapshot_at);
 
 -- Stake and delegation per validator: current validations (active and pending) from pn_validators,
 -- plus delegations seen as primary-network transactions (AddDelegatorTx, AddPermissionlessDelegatorTx).
@@ -146,7 +156,7 @@ WITH latest AS (
 )
 SELECT r.* FROM pn_pending_rewards r
 SEMI JOIN latest l
-  ON l.network = r.network AND l.snapshot_at = r.snapshot_at
+  ON l.network = r.network AND r.snapshot_at <= l.snapshot_at AND (r.valid_to IS NULL OR r.valid_to > l.snapshot_at)
  AND ((l.addresses IS NULL AND l.node_ids IS NULL)
       OR list_has_any(list_transform(r.addresses, a -> regexp_replace(a, '^[PXC]-', '')), l.addresses)
       OR list_contains(l.node_ids, r.node_id));

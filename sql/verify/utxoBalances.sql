@@ -19,7 +19,9 @@ latest AS (
 balance AS (
   SELECT b.network, b.blockchain_id, b.address_set, b.asset_id, sum(b.amount) AS amount
   FROM pn_balances b
-  JOIN latest l USING (network, blockchain_id, address_set, snapshot_at)
+  -- pn_balances holds versions: the rows as of the snapshot (docs/schema.md).
+  JOIN latest l ON l.network = b.network AND l.blockchain_id = b.blockchain_id AND l.address_set = b.address_set
+   AND b.snapshot_at <= l.snapshot_at AND (b.valid_to IS NULL OR b.valid_to > l.snapshot_at)
   GROUP BY ALL
 ),
 from_utxos AS (

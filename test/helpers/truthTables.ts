@@ -4,8 +4,11 @@ import { STREAMS } from '../../activities/streams/catalog.ts';
 import type { StreamClient } from '../../activities/streams/streamDef.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import type { Warehouse } from '../../activities/warehouse/warehouse.ts';
-import type { Row } from '../../activities/warehouse/tableDef.ts';
+import { versionKey, type Row, type TableDef } from '../../activities/warehouse/tableDef.ts';
 import type { Simulator } from '../../tools/simulator/index.ts';
+import { keyTextSql, keyTextsOf } from '../../activities/warehouse/versions.ts';
+import { rowsToColumns } from '../../activities/warehouse/columnBatch.ts';
+import type { DuckDBValue } from '@duckdb/node-api';
 
 /**
  * Ground truth as warehouse rows: every partition's endpoint is answered by the simulator's
@@ -104,7 +107,9 @@ export const latestView = (table: string) => `v_${table}_latest`;
 
 /**
  * Compares the warehouse with ground truth for the given partitions. Snapshot tables are compared
- * at `snapshotAt`; the validator history (SCD2) on its current rows, without its validity columns.
+ * at `snapshotAt`: a versioned one (merge 'versions') as of it (snapshot_at <= X AND (valid_to IS
+ * NULL OR valid_to > X)), over the rows the given partitions answer for or ground truth lists, without
+ * snapshot_at and valid_to; the validator history (SCD2) on its current rows, without its validity columns.
  * With `latest`, only the snapshot tables are compared, and through their `*_latest` views: what an
  * analyst reads as the latest snapshot must be the API's answer at `snapshotAt`, emptied ones too.
  */
@@ -117,10 +122,10 @@ export async function compareWithTruth(
 ): Promise<TableComparison[]> {
   const client = truthClient(sim);
   const expected = new Map<string, Map<string, Row>>();
-  const tableDefs = new Map<string, { primaryKey: string[]; merge: string; columns: string[] }>();
+  const tableDefs = new Map<string, { primaryKey: string[]; merge: string; columns: string[]; def: TableDef }>();
   for (const partition of partitions) {
     const stream = STREAMS[partition.stream];
-    for (const t of stream.tables) tableDefs.set(t.name, { primaryKey: t.primaryKey, merge: t.merge, columns: t.columns.map((c) => c.name) });
+    for (const t of stream.tables) tableDefs.set(t.name, { primaryKey: t.merge === 'versions' ? versionKey(t) : t.primaryKey, merge: t.merge, columns: t.columns.map((c) => c.name), def: t });
     // List endpoints answer in one page here; streams that page over a set themselves
     // (transaction details, NFT tokens) still hand out their own tokens.
     let pageToken: string | null = null;
@@ -142,7 +147,18 @@ export async function compareWithTruth(
     const where: string[] = [];
     const snapshot = def.columns.includes('snapshot_at');
     if (ctx.latest && !snapshot) continue;
-    if (snapshot && !ctx.latest) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
+    const params: DuckDBValue[] = [];
+    if (def.merge === 'versions') {
+      skip.add('snapshot_at').add('valid_to');
+      if (!ctx.latest) {
+        const x = Number(ctx.snapshotAt);
+        where.push(`snapshot_at <= ${x} AND (valid_to IS NULL OR valid_to > ${x})`);
+        // The rows these partitions answer for (a table of other partitions too), or that ground truth lists.
+        const keys = [...(expected.get(table)?.values() ?? [])].map((r) => versionKeyText(def.def, r));
+        params.push(JSON.stringify(partitions.map((p) => p.params)), JSON.stringify(keys));
+        where.push(`(EXISTS (SELECT 1 FROM (SELECT unnest(CAST(CAST($1 AS JSON) AS JSON[])) AS p) WHERE ${def.def.versions!.scope}) OR ${keyTextSql(def.def, 't')} IN (SELECT unnest(CAST(CAST($2 AS JSON) AS VARCHAR[]))))`);
+      }
+    } else if (snapshot && !ctx.latest) where.push(`snapshot_at = ${Number(ctx.snapshotAt)}`);
     if (def.merge === 'scd2') {
       where.push('valid_to IS NULL');
       skip.add('valid_from').add('valid_to');
@@ -150,7 +166,7 @@ export async function compareWithTruth(
     // JSON reading keeps DECIMAL/HUGEINT exact (the JS reader turns DECIMAL into a lossy number).
     const connection = await warehouse.connect();
     const source = ctx.latest ? latestView(table) : table;
-    const reader = await connection.runAndReadAll(`SELECT * FROM "${source}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`);
+    const reader = await connection.runAndReadAll(`SELECT * FROM "${source}" AS t${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params);
     const found = reader.getRowObjectsJson() as Record<string, unknown>[];
     connection.closeSync();
     const have = found.map((r) => canonical(r, skip));
@@ -185,4 +201,9 @@ export async function compareWithTruth(
     out.push({ table: source, expected: expected.get(table)?.size ?? 0, found: have.length, lost, duplicated, examples });
   }
   return out;
+}
+
+/** A ground-truth row's version key as the warehouse's SQL writes it (activities/warehouse/versions.ts). */
+function versionKeyText(def: TableDef, row: Row): string {
+  return keyTextsOf(rowsToColumns(def, [row])).keys[0];
 }

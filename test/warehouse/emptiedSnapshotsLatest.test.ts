@@ -43,6 +43,9 @@ async function run(
   return { partitions, snapshots };
 }
 
+/** The rows of a versioned snapshot table as of snapshot `x` (docs/schema.md). */
+const asOf = (alias: string, x: number) => `${alias}.snapshot_at <= ${x} AND (${alias}.valid_to IS NULL OR ${alias}.valid_to > ${x})`;
+
 async function expectLatestEqualsApiAndVerifyGreen(partitions: PartitionSpec[], snapshotAt: number): Promise<void> {
   const compared = await compareWithTruth(h!.sim, h!.warehouse, partitions, { snapshotAt, latest: true });
   expect(compared.filter((c) => c.lost || c.duplicated)).toEqual([]);
@@ -61,8 +64,8 @@ describe('latest views after a snapshot emptied (small world, demo config)', () 
       const emptied = await h!.warehouse.query(`
         SELECT a.blockchain_id, a.address_set, a.kind, sum(a.amount)::VARCHAR AS held
         FROM pn_balances a
-        WHERE a.snapshot_at = ${previous}
-          AND NOT EXISTS (SELECT 1 FROM pn_balances b WHERE b.snapshot_at = ${current} AND b.blockchain_id = a.blockchain_id AND b.address_set = a.address_set AND b.kind = a.kind)
+        WHERE ${asOf('a', previous)}
+          AND NOT EXISTS (SELECT 1 FROM pn_balances b WHERE ${asOf('b', current)} AND b.blockchain_id = a.blockchain_id AND b.address_set = a.address_set AND b.kind = a.kind)
         GROUP BY ALL`);
       for (const e of emptied) {
         expect(BigInt(String(e.held))).toBeGreaterThan(0n);
@@ -83,8 +86,8 @@ describe('latest views after a snapshot emptied (small world, demo config)', () 
     const emptied = await h!.warehouse.query(`
       SELECT w.params->>'address' AS address FROM _glacier_snapshot_walks w
       WHERE w.stream = 'evm.erc20_balances' AND (w.params->>'chainId') = '779672' AND w.snapshot_at = ${snapshots[2]}
-        AND NOT EXISTS (SELECT 1 FROM evm_erc20_balances b WHERE b.chain_id = '779672' AND b.address = (w.params->>'address') AND b.snapshot_at = ${snapshots[2]})
-        AND EXISTS (SELECT 1 FROM evm_erc20_balances b WHERE b.chain_id = '779672' AND b.address = (w.params->>'address') AND b.snapshot_at = ${snapshots[0]})`);
+        AND NOT EXISTS (SELECT 1 FROM evm_erc20_balances b WHERE b.chain_id = '779672' AND b.address = (w.params->>'address') AND ${asOf('b', snapshots[2])})
+        AND EXISTS (SELECT 1 FROM evm_erc20_balances b WHERE b.chain_id = '779672' AND b.address = (w.params->>'address') AND ${asOf('b', snapshots[0])})`);
     expect(emptied.length).toBeGreaterThan(0);
     for (const { address } of emptied) {
       const latest = await h!.warehouse.query(`SELECT count(*) AS n FROM v_evm_erc20_balances_latest WHERE chain_id = '779672' AND address = $1`, [String(address)]);

@@ -33,6 +33,16 @@ describe('takeGroup / concatUnique', () => {
     expect(waiting).toEqual([member]);
   });
 
+  it('keeps a versioned table to one snapshot per group (many walks of one snapshot share it)', () => {
+    const native = tableByName('evm_native_balances')!;
+    expect(native.merge).toBe('versions');
+    const at = (snapshot: number, address: string) => ({ tables: [rowsToColumns(native, [{ chain_id: '43114', address, snapshot_at: BigInt(snapshot), balance: '1' }])] });
+    const waiting = [at(100, '0xa'), at(100, '0xb'), at(200, '0xa'), at(200, '0xc')];
+    expect(takeGroup(waiting)).toHaveLength(2);
+    expect(takeGroup(waiting)).toHaveLength(2);
+    expect(waiting).toEqual([]);
+  });
+
   it('concatenates in arrival order and keeps the later row of a repeated key', () => {
     const { columns, rows } = concatUnique(blocks, [rowsToColumns(blocks, [block(1, '0xold'), block(2)]), rowsToColumns(blocks, []), rowsToColumns(blocks, [block(3), block(1, '0xnew')])]);
     expect(rows).toBe(3);

@@ -140,7 +140,8 @@ describe('snapshot walks: the latest snapshot is the last finished walk, empty o
   });
 
   it('native balances: the latest view reads the sync snapshot for every address (the API always answers a value)', async () => {
-    const stale = await rowsOf(`SELECT chain_id, address FROM v_evm_native_balances_latest WHERE snapshot_at <> ${S2}`);
+    // Versions: each row holds from its snapshot_at (S1 for a balance that did not change) and is still open.
+    const stale = await rowsOf(`SELECT chain_id, address FROM v_evm_native_balances_latest WHERE snapshot_at > ${S2} OR valid_to IS NOT NULL`);
     expect(stale).toEqual([]);
     expect(await countOf('SELECT count(*) AS n FROM v_evm_native_balances_latest')).toBe(await countOf(`SELECT count(DISTINCT (chain_id, address)) AS n FROM evm_native_balances`));
   });
@@ -172,15 +173,16 @@ describe('snapshot walks: the latest snapshot is the last finished walk, empty o
   });
 
   it('a walk that stopped half-way never becomes latest; the next finished walk does', async () => {
-    const latestNative = () => rowsOf('SELECT * FROM v_evm_native_balances_latest ORDER BY ALL');
+    // valid_to aside: a half-way walk that saw a value change closes its version at S3, after the latest walk.
+    const latestNative = () => rowsOf('SELECT * EXCLUDE (valid_to) FROM v_evm_native_balances_latest ORDER BY ALL');
     const before = await latestNative();
     const S3 = S2 + 60;
     h.sim.advance(5);
     // The native-balance walks (one page per address) stop after their first page: a crash, a run that failed.
     const native = partitions.filter((p) => p.stream === 'evm.native_balances');
     for (const p of native) expect((await h.core.syncBatch({ partition: p, maxPages: 1, mode: 'sync', runId: 'crashed', snapshotAt: S3 })).done, p.id).toBe(false);
-    // Their first pages are stored at S3, unfinished: no walk is recorded and the latest view does not move.
-    expect(await countOf(`SELECT count(*) AS n FROM evm_native_balances WHERE snapshot_at = ${S3}`)).toBe(native.length);
+    // Their first pages are stored at S3 (the balances that changed open versions there), unfinished: no walk is recorded and the latest view does not move.
+    expect(await countOf(`SELECT count(*) AS n FROM _glacier_walk_keys WHERE snapshot_at = ${S3}`)).toBe(native.length);
     expect(await countOf(`SELECT count(*) AS n FROM _glacier_snapshot_walks WHERE snapshot_at = ${S3}`)).toBe(0);
     expect(await latestNative()).toEqual(before);
     // The next run abandons that walk and finishes its own: latest is that run, equal to the API.
@@ -188,7 +190,8 @@ describe('snapshot walks: the latest snapshot is the last finished walk, empty o
     await syncAll('next', S4);
     const compared = await compareWithTruth(h.sim, h.warehouse, partitions, { snapshotAt: S4, latest: true });
     expect(compared.filter((c) => c.lost || c.duplicated)).toEqual([]);
-    expect(await countOf(`SELECT count(*) AS n FROM v_evm_native_balances_latest WHERE snapshot_at <> ${S4}`)).toBe(0);
+    expect(await countOf(`SELECT count(*) AS n FROM v_evm_native_balances_latest WHERE snapshot_at > ${S4} OR valid_to IS NOT NULL`)).toBe(0);
+    expect(await countOf('SELECT count(*) AS n FROM _glacier_walk_keys')).toBe(0);
     expect(await countOf(`SELECT count(*) AS n FROM _glacier_snapshot_walks WHERE run_id = 'crashed'`)).toBe(0);
   });
 

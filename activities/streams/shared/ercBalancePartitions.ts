@@ -26,3 +26,6 @@ export const heldNftKey = <S extends { address: string; tokenId: string }>(): Co
   snapshotAt('snapshot_at'),
 ];
 export const heldNftPrimaryKey = ['chain_id', 'address', 'token_address', 'token_id', 'snapshot_at'];
+
+/** The rows an owner partition's walk answers for (versioned ERC balance tables): its chain and owner. */
+export const ERC_BALANCE_SCOPE = "t.chain_id = (p->>'chainId') AND t.address = (p->>'address')";

@@ -27,6 +27,13 @@ export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
     money('balance_value', (e) => e.balance.balanceValue),
   ],
   primaryKey: ['chain_id', 'address', 'snapshot_at'],
+  merge: 'versions',
+  // Only a native-balances walk (its params list addresses) answers for these rows: an ERC balance
+  // page carries the native balance when it has one, so an ERC walk writes it but never closes it.
+  versions: {
+    scope: "(p->'addresses') IS NOT NULL AND t.chain_id = (p->>'chainId') AND list_contains(CAST(p->'addresses' AS VARCHAR[]), t.address)",
+    answers: (p) => Array.isArray(p.addresses),
+  },
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 

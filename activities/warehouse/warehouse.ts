@@ -1,12 +1,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import type { CheckpointView } from '../../common/activityTypes.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
 import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
+import { profileCommit, profiled, profileRows } from './commitProfile.ts';
+import { checkpointsStatement, distinctPartitionRuns, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
@@ -103,6 +105,8 @@ export interface OpenOptions {
   memoryLimit?: string;
   /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default: defaultCheckpointThreshold of the memory limit). */
   checkpointThreshold?: string;
+  /** DuckDB's worker threads (its `threads` setting); absent: DuckDB's default, one per core. */
+  threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
   /** Called when a commit ran out of buffer memory and is retried after a checkpoint. */
@@ -423,7 +427,7 @@ export class Warehouse {
     const tables = groupTables(group);
     const stages = new Map<string, string>();
     for (const table of tables) stages.set(table.name, await this.stageTable(table));
-    await this.writer.run('BEGIN TRANSACTION');
+    await profiled('begin', () => this.writer.run('BEGIN TRANSACTION'));
     const updatedAt = new Date().toISOString();
     try {
       await this.fault('after-begin');
@@ -433,10 +437,11 @@ export class Warehouse {
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
         const { columns, rows } = concatUnique(table, parts);
+        profileRows(table.name, rows);
         await this.fault(`after-batch:${table.name}`);
         if (rows > 0) {
           const stage = stages.get(table.name)!;
-          await this.appendColumns(table, stage, columns, rows);
+          await profiled('append', () => this.appendColumns(table, stage, columns, rows));
           await this.fault(`after-append:${table.name}`);
           // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
           // round trip through the thread pool, and a batch writes several tables.
@@ -446,32 +451,37 @@ export class Warehouse {
           const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
           const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
           for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-          await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+          await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
         }
         await this.fault(`after-table:${table.name}`);
       }
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
-        await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
+        await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),
           listValue(marks.map((m) => m[1])),
-        ]);
+        ]));
       }
       await this.fault('before-checkpoint');
-      for (const { checkpoint, run, walk } of group) {
-        const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
-        await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
-        if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
-        if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
+      // Checkpoints, run records and finished walks: one statement each for the whole group (commitRecords.ts).
+      for (const members of distinctPartitionRuns(group)) {
+        await profiled('checkpoint', () => this.runBound(checkpointsStatement(members, updatedAt)));
+        const runs = members.flatMap(({ checkpoint: c, run }) => (run ? [{ run, partitionId: c.partitionId, stream: c.stream }] : []));
+        if (runs.length) await profiled('runRecord', () => this.runBound(runRecordsStatement(runs)));
+        const walks = members.filter((m): m is PendingCommit & { walk: SnapshotWalkRecord } => m.walk !== undefined);
+        if (walks.length) await profiled('walk', () => this.runBound(walksStatement(walks)));
+      }
+      for (const { checkpoint, run } of group) {
+        const { partitionId, stream } = checkpoint;
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
         if (run?.fields?.size) {
           // One statement for the partition's field records (a first commit writes a few dozen).
           const fields = [...run.fields];
-          await this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]);
+          await profiled('fields', () => this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]));
         }
       }
       await this.fault('before-commit');
-      await this.writer.run('COMMIT');
+      await profiled('commit', () => this.writer.run('COMMIT'));
       onCommitted();
     } catch (error) {
       await this.writer.run('ROLLBACK').catch(() => undefined);
@@ -485,18 +495,23 @@ export class Warehouse {
     for (const { checkpoint: c } of group) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
+    profileCommit(group.length);
     await this.fault('after-commit');
   }
 
   /** A prepared statement of a file under sql/, prepared once per warehouse and bound per call. */
-  private async runPrepared(file: string, params: DuckDBValue[]): Promise<void> {
+  private async runPrepared(file: string, params: DuckDBValue[], types?: DuckDBType[]): Promise<void> {
     let statement = this.prepared.get(file);
     if (!statement) {
       statement = await this.writer.prepare(sqlFile(file));
       this.prepared.set(file, statement);
     }
-    statement.bind(params);
+    statement.bind(params, types);
     await statement.run();
+  }
+
+  private runBound({ file, params, types }: BoundStatement): Promise<void> {
+    return this.runPrepared(file, params, types);
   }
 
   private checkpointCache(): Promise<Map<string, CheckpointView>> {
@@ -633,11 +648,6 @@ export class Warehouse {
   }
 }
 
-function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
-  const c = run.cost;
-  return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
-}
-
 function addTo(maps: Map<string, Map<string, FieldPresence>>, stream: string, path: string, presence: FieldPresence): void {
   const map = maps.get(stream);
   if (map) map.set(path, { ...presence });
@@ -671,7 +681,8 @@ export function recordPlanCost(warehouse: Warehouse, run: Omit<RunRecord, 'pages
  */
 export async function recordRunCost(warehouse: Warehouse, partitionId: string, stream: string, run: RunRecord): Promise<void> {
   await warehouse.withWriter(async (connection) => {
-    await connection.run(sqlFile('ops/recordSyncRun.sql'), runRecordParams(run, partitionId, stream));
+    const { file, params, types } = runRecordsStatement([{ run, partitionId, stream }]);
+    await connection.run(sqlFile(file), params, types);
   });
 }
 
@@ -694,6 +705,7 @@ async function openFile(path: string, options: OpenOptions): Promise<{ instance:
   const instance = await DuckDBInstance.create(path, {
     memory_limit: memoryLimit,
     checkpoint_threshold: options.checkpointThreshold ?? defaultCheckpointThreshold(memoryLimit),
+    ...(options.threads !== undefined ? { threads: String(options.threads) } : {}),
   });
   return { instance, writer: await instance.connect(), reader: await instance.connect() };
 }

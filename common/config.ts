@@ -140,9 +140,9 @@ export const pipelineConfigSchema = z.strictObject({
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
       /**
-       * DuckDB's threads for the worker's warehouse; absent: DuckDB's default (one per core). Every
-       * statement is scheduled as tasks over these threads, which a nightly sync's many tiny
-       * statements pay for in CPU (docs/operations.md).
+       * DuckDB's threads for the worker's warehouse; absent: DuckDB's default (one per core). Fewer
+       * threads cost less CPU per statement; more let one large statement use more cores
+       * (docs/operations.md "Threads").
        */
       threads: z.number().int().min(1).optional(),
       /**

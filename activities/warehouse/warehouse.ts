@@ -105,7 +105,7 @@ export interface OpenOptions {
   memoryLimit?: string;
   /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default: defaultCheckpointThreshold of the memory limit). */
   checkpointThreshold?: string;
-  /** DuckDB's worker threads (its `threads` setting); absent: DuckDB's default, one per core. */
+  /** DuckDB's threads (its `threads` setting, config `warehouse.threads`); absent: DuckDB's default, one per core. */
   threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;

@@ -230,7 +230,9 @@ export class Warehouse {
    * not pin a block under the memory limit) every later statement fails until the database is
    * opened again. The file is consistent (committed work is in it or its WAL, which opening
    * replays), so the warehouse closes the instance and opens the file again; what was committed is
-   * read back, since a failed COMMIT may still have reached the WAL. Runs on the write queue.
+   * read back, since a failed COMMIT may still have reached the WAL. Runs on the write queue. If the
+   * file cannot be opened (it is gone, the disk is full...), the error is thrown and the next write
+   * tries again first (ensureOpen).
    */
   private async reopen(cause: unknown): Promise<void> {
     for (const close of [() => this.writer.closeSync(), () => this.reader.closeSync(), () => this.instance.closeSync()]) {
@@ -240,7 +242,9 @@ export class Warehouse {
         // an invalidated database may refuse; the next open replaces it
       }
     }
+    this.lost = cause;
     ({ instance: this.instance, writer: this.writer, reader: this.reader } = await openFile(this.path, this.options));
+    this.lost = undefined;
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;
@@ -277,6 +281,14 @@ export class Warehouse {
 
   /** Times the file was opened again after a fatal DuckDB error (tests, logs). */
   reopened = 0;
+
+  /** The fatal error after which the file could not be opened again (its handles are closed), else undefined. */
+  private lost: unknown;
+
+  /** Opens the file again if a reopen after a fatal error failed; throws what opening it throws. Runs on the write queue. */
+  private async ensureOpen(): Promise<void> {
+    if (this.lost !== undefined) await this.reopen(this.lost);
+  }
 
   /** Checkpoints the warehouse ran itself under MAINTENANCE_MEMORY_LIMIT (tests, logs). */
   checkpointed = 0;
@@ -395,6 +407,11 @@ export class Warehouse {
     if (group.length === 0) return; // an earlier commit took this batch
     let committed = false;
     try {
+      await this.ensureOpen();
+    } catch (error) {
+      return group.forEach((member) => member.reject(unopened(error)));
+    }
+    try {
       await this.commitGroup(group, () => (committed = true)).catch(async (error: unknown) => {
         if (committed || !isOutOfMemory(error)) throw error;
         await this.relieveMemory(error);
@@ -404,9 +421,13 @@ export class Warehouse {
       await this.checkpointQuietly();
     } catch (error) {
       if (isFatal(error)) {
-        // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again.
-        await this.reopen(error);
-        return group.forEach((member) => member.reject(error));
+        // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again,
+        // or opens it (ensureOpen). Settled either way: a member left waiting would hold its activity until it timed out.
+        const failed = await this.reopen(error).then(
+          () => error,
+          (reopenError: unknown) => unopened(reopenError, error),
+        );
+        return group.forEach((member) => member.reject(failed));
       }
       // After COMMIT the rows are in: committing again would count run totals twice.
       if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
@@ -617,6 +638,7 @@ export class Warehouse {
   /** Runs statements on the writer connection, serialized with commits (exports, maintenance). */
   withWriter<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
+      await this.ensureOpen().catch((error: unknown) => Promise.reject(unopened(error)));
       const result = await fn(this.writer);
       await this.checkpointQuietly();
       return result;
@@ -639,6 +661,7 @@ export class Warehouse {
 
   async close(): Promise<void> {
     await this.queue.run(async () => {
+      if (this.lost !== undefined) return; // nothing open to close
       // The closing checkpoint, with room, instead of DuckDB's at shutdown under the sync limit.
       await this.checkpointQuietly(true);
       this.writer.closeSync();
@@ -711,6 +734,12 @@ async function openFile(path: string, options: OpenOptions): Promise<{ instance:
 }
 
 /** A DuckDB error after which the database must be opened again (DuckDB says FATAL and invalidates it). */
+/** The error of a write that found the file closed after a fatal error and could not open it again. */
+function unopened(error: unknown, fatal?: unknown): Error {
+  const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return new Error(`warehouse file could not be opened again${fatal === undefined ? '' : ` after a fatal error (${message(fatal)})`}: ${message(error)}`, { cause: error });
+}
+
 export function isFatal(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /^FATAL Error|database has been invalidated/.test(message);

@@ -2,9 +2,10 @@ import { BOOLEAN, DOUBLE, LIST, listValue, VARCHAR, type DuckDBType, type DuckDB
 import type { CheckpointWrite, RunRecord, SnapshotWalkRecord } from './warehouse.ts';
 
 /**
- * The bookkeeping rows of a commit's batches (checkpoint, run record, finished snapshot walk), bound
- * as one list per column so that each kind is ONE statement per commit instead of one per batch
- * (sql/ops/upsertCheckpoints.sql, recordSyncRuns.sql, recordSnapshotWalks.sql). An idle night's
+ * The bookkeeping rows of a commit's batches (checkpoint, run record, finished snapshot walk, field
+ * records), bound as one list per column so that each kind is ONE statement per commit instead of
+ * one per batch (sql/ops/upsertCheckpoints.sql, recordSyncRuns.sql, recordSnapshotWalks.sql,
+ * recordStreamFields.sql). An idle night's
  * sweep commits 84 batches in about 28 groups; each single-row statement is a round trip through
  * DuckDB's task scheduler costing milliseconds of CPU whatever its size.
  *
@@ -89,6 +90,27 @@ export function runRecordsStatement(rows: readonly { run: RunRecord; partitionId
       col((r) => r.run.cost?.cutItems ?? 0),
     ],
     types: [S, S, S, S, N, N, N, B, N, N, N, N, N, N, N, N],
+  };
+}
+
+/**
+ * The field records (_glacier_stream_fields: a partition's top-level fields and whether every item
+ * sent them) of members whose partition ids are distinct, one row per (partition, field); undefined
+ * when none changed. A partition still counting its baseline writes some every night.
+ */
+export function fieldsStatement(members: readonly RecordsMember[]): BoundStatement | undefined {
+  const rows = members.flatMap(({ checkpoint, run }) => [...(run?.fields ?? [])].map(([path, f]) => ({ scope: checkpoint.partitionId, runId: run!.runId, path, f })));
+  if (rows.length === 0) return undefined;
+  return {
+    file: 'ops/recordStreamFields.sql',
+    params: [
+      listValue(rows.map((r) => r.scope)),
+      listValue(rows.map((r) => r.runId)),
+      listValue(rows.map((r) => r.path)),
+      listValue(rows.map((r) => r.f.items)),
+      listValue(rows.map((r) => r.f.always)),
+    ],
+    types: [S, S, S, N, B],
   };
 }
 

@@ -8,7 +8,7 @@ import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows } from './commitProfile.ts';
-import { checkpointsStatement, distinctPartitionRuns, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
+import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
@@ -484,22 +484,18 @@ export class Warehouse {
         ]));
       }
       await this.fault('before-checkpoint');
-      // Checkpoints, run records and finished walks: one statement each for the whole group (commitRecords.ts).
+      // Checkpoints, run records, finished walks and field records: one statement each for the whole group (commitRecords.ts).
       for (const members of distinctPartitionRuns(group)) {
         await profiled('checkpoint', () => this.runBound(checkpointsStatement(members, updatedAt)));
         const runs = members.flatMap(({ checkpoint: c, run }) => (run ? [{ run, partitionId: c.partitionId, stream: c.stream }] : []));
         if (runs.length) await profiled('runRecord', () => this.runBound(runRecordsStatement(runs)));
         const walks = members.filter((m): m is PendingCommit & { walk: SnapshotWalkRecord } => m.walk !== undefined);
         if (walks.length) await profiled('walk', () => this.runBound(walksStatement(walks)));
+        const fields = fieldsStatement(members);
+        if (fields) await profiled('fields', () => this.runBound(fields));
       }
       for (const { checkpoint, run } of group) {
-        const { partitionId, stream } = checkpoint;
-        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
-        if (run?.fields?.size) {
-          // One statement for the partition's field records (a first commit writes a few dozen).
-          const fields = [...run.fields];
-          await profiled('fields', () => this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]));
-        }
+        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
       await profiled('commit', () => this.writer.run('COMMIT'));

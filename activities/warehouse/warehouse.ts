@@ -344,7 +344,7 @@ export class Warehouse {
   private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
     const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
     try {
-      await this.writer.run('CHECKPOINT');
+      await profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT'));
       this.checkpointed += 1;
     } catch (error) {
       if (!reopenOnFatal || !isFatal(error)) throw error;

@@ -9,6 +9,8 @@
  *   npm run -s build && npx tsx bench/nightsNoop.ts [nights=3]
  *   GLACIER_ROOT=<another checkout, built> npx tsx bench/nightsNoop.ts   (the same nights on that code)
  *   NIGHTS_WORKER_PROF=<dir>: V8 CPU profile of the worker over the whole run, written there.
+ *   NIGHTS_DUCKDB_THREADS=<n>: the worker's warehouse.threads.
+ *   GLACIER_COMMIT_PROF=<file>: (NIGHTS_SPLIT=1) the sync phase's commits, statement time per kind and rows per table.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,30 @@ function temporalPid(): number | undefined {
   return undefined;
 }
 
+type CommitProfile = { commits: number; batches: number; kinds: Record<string, { calls: number; wallMs: number; cpuMs: number }>; rows: Record<string, number> };
+/** The worker's commit profile so far (GLACIER_COMMIT_PROF=<file>: activities/warehouse/commitProfile.ts), or undefined. */
+function commitProfile(): CommitProfile | undefined {
+  const file = process.env.GLACIER_COMMIT_PROF;
+  if (!file) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as CommitProfile;
+  } catch {
+    return { commits: 0, batches: 0, kinds: {}, rows: {} };
+  }
+}
+/** What the worker's commits did over one phase: commits, statements per kind (wall and process CPU), rows per table. */
+function printProfileDiff(a: CommitProfile, b: CommitProfile): void {
+  console.log(`         commits ${b.commits - a.commits}, batches ${b.batches - a.batches}`);
+  console.log('         statement kind      calls   wall ms  process CPU ms');
+  for (const [kind, t] of Object.entries(b.kinds)) {
+    const o = a.kinds[kind] ?? { calls: 0, wallMs: 0, cpuMs: 0 };
+    if (t.calls === o.calls) continue;
+    console.log(`         ${kind.padEnd(18)}  ${String(t.calls - o.calls).padStart(5)}  ${String(t.wallMs - o.wallMs).padStart(8)}  ${String(t.cpuMs - o.cpuMs).padStart(14)}`);
+  }
+  const rows = Object.entries(b.rows).map(([t, n]) => [t, n - (a.rows[t] ?? 0)] as const).filter(([, n]) => n > 0);
+  console.log(`         rows: ${rows.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}`);
+}
+
 const sim = await startBenchSimulator({ seed: 7, size: 'small', rateLimits: UNLIMITED });
 const tmp = tempDir('nights-noop');
 const server = await new DevServer({ dataDir: join(tmp.dir, 'temporal'), headless: true }).start();
@@ -48,6 +74,8 @@ try {
   const config = configForWorld(sim.world, { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, dataDir: join(tmp.dir, 'data') });
   // Defaults filled by this checkout's schema stay out of the file (an older checkout refuses keys it lacks).
   delete (config.warehouse as Record<string, unknown>).runRecordsDays;
+  // NIGHTS_DUCKDB_THREADS=<n>: warehouse.threads (a checkout that lacks the key refuses it).
+  if (process.env.NIGHTS_DUCKDB_THREADS) (config.warehouse as Record<string, unknown>).threads = Number(process.env.NIGHTS_DUCKDB_THREADS);
   mkdirSync(tmp.dir, { recursive: true });
   const configFile = join(tmp.dir, 'config.yaml');
   writeFileSync(configFile, toYaml(config));
@@ -69,8 +97,13 @@ try {
     void exited.then(() => fail(new Error(`worker exited during start-up: ${lines.slice(-5).join('\n')}`)));
   });
   try {
+    const workerCpu = () => processCpuSeconds(worker.pid!);
+    const b0 = [performance.now(), workerCpu()];
     cli('backfill', '--no-export');
+    const b1 = [performance.now(), workerCpu()];
     process.stdout.write(cli('export'));
+    const b2 = [performance.now(), workerCpu()];
+    console.log(`backfill: wall ${fmt((b1[0] - b0[0]) / 1000, 2)} s, worker CPU ${fmt(b1[1] - b0[1], 2)} s; first export: wall ${fmt((b2[0] - b1[0]) / 1000, 2)} s, worker CPU ${fmt(b2[1] - b1[1], 2)} s`);
     cli('verify');
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
     const taskQueue = config.temporal?.taskQueue ?? 'glacier-etl';
@@ -110,9 +143,11 @@ try {
         line(night, 'night', r, String(r.value.partitions.length), String(r.value.exported?.files ?? '-'), `${r.value.verified ? `${r.value.verified.checks} (${r.value.verified.problems.length} problems)` : '-'}; history: ${h.events} events, ${h.children} child workflows`);
         continue;
       }
+      const before = commitProfile();
       const s = await timed<Status>('pipelineWorkflow', `nights-noop-${night}`, pipelineArgs(false));
       const h = await historyEvents(`nights-noop-${night}`);
       line(night, 'sync', s, String(s.value.partitions.length), '-', `history: ${h.events} events, ${h.children} child workflows`);
+      if (before) printProfileDiff(before, commitProfile()!);
       const e = await timed<{ files: number }>('exportWorkflow', `nights-noop-export-${night}`, [{}]);
       line(night, 'export', e, '-', String(e.value.files), '-');
       const v = await timed<{ ok: boolean }[]>('verifyWorkflow', `nights-noop-verify-${night}`, [{ mode: 'changed' }]);

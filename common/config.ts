@@ -140,6 +140,12 @@ export const pipelineConfigSchema = z.strictObject({
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
       /**
+       * DuckDB's threads for the worker's warehouse; absent: DuckDB's default (one per core). Fewer
+       * threads cost less CPU per statement; more let one large statement use more cores
+       * (docs/operations.md "Threads").
+       */
+      threads: z.number().int().min(1).optional(),
+      /**
        * Days a run record (_glacier_sync_runs: one row per run and partition, the CU accounting of
        * `status` and the report) is kept; each pipeline run deletes older ones. 0 keeps them all.
        */

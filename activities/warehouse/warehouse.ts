@@ -1,12 +1,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import type { CheckpointView } from '../../common/activityTypes.ts';
 import type { StreamName } from '../../common/streamNames.ts';
 import { applySchema } from './applySchema.ts';
 import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
+import { profileCommit, profiled, profileRows } from './commitProfile.ts';
+import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
@@ -104,6 +106,8 @@ export interface OpenOptions {
   memoryLimit?: string;
   /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default: defaultCheckpointThreshold of the memory limit). */
   checkpointThreshold?: string;
+  /** DuckDB's threads (its `threads` setting, config `warehouse.threads`); absent: DuckDB's default, one per core. */
+  threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
   /** Called when a commit ran out of buffer memory and is retried after a checkpoint. */
@@ -227,7 +231,9 @@ export class Warehouse {
    * not pin a block under the memory limit) every later statement fails until the database is
    * opened again. The file is consistent (committed work is in it or its WAL, which opening
    * replays), so the warehouse closes the instance and opens the file again; what was committed is
-   * read back, since a failed COMMIT may still have reached the WAL. Runs on the write queue.
+   * read back, since a failed COMMIT may still have reached the WAL. Runs on the write queue. If the
+   * file cannot be opened (it is gone, the disk is full...), the error is thrown and the next write
+   * tries again first (ensureOpen).
    */
   private async reopen(cause: unknown): Promise<void> {
     for (const close of [() => this.writer.closeSync(), () => this.reader.closeSync(), () => this.instance.closeSync()]) {
@@ -237,7 +243,9 @@ export class Warehouse {
         // an invalidated database may refuse; the next open replaces it
       }
     }
+    this.lost = cause;
     ({ instance: this.instance, writer: this.writer, reader: this.reader } = await openFile(this.path, this.options));
+    this.lost = undefined;
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;
@@ -274,6 +282,14 @@ export class Warehouse {
 
   /** Times the file was opened again after a fatal DuckDB error (tests, logs). */
   reopened = 0;
+
+  /** The fatal error after which the file could not be opened again (its handles are closed), else undefined. */
+  private lost: unknown;
+
+  /** Opens the file again if a reopen after a fatal error failed; throws what opening it throws. Runs on the write queue. */
+  private async ensureOpen(): Promise<void> {
+    if (this.lost !== undefined) await this.reopen(this.lost);
+  }
 
   /** Checkpoints the warehouse ran itself under MAINTENANCE_MEMORY_LIMIT (tests, logs). */
   checkpointed = 0;
@@ -329,7 +345,7 @@ export class Warehouse {
   private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
     const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
     try {
-      await this.writer.run('CHECKPOINT');
+      await profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT'));
       this.checkpointed += 1;
     } catch (error) {
       if (!reopenOnFatal || !isFatal(error)) throw error;
@@ -392,6 +408,11 @@ export class Warehouse {
     if (group.length === 0) return; // an earlier commit took this batch
     let committed = false;
     try {
+      await this.ensureOpen();
+    } catch (error) {
+      return group.forEach((member) => member.reject(unopened(error)));
+    }
+    try {
       await this.commitGroup(group, () => (committed = true)).catch(async (error: unknown) => {
         if (committed || !isOutOfMemory(error)) throw error;
         await this.relieveMemory(error);
@@ -401,9 +422,13 @@ export class Warehouse {
       await this.checkpointQuietly();
     } catch (error) {
       if (isFatal(error)) {
-        // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again.
-        await this.reopen(error);
-        return group.forEach((member) => member.reject(error));
+        // Every member fails (the activity retries it from the checkpoint the file holds); the next commit finds the file open again,
+        // or opens it (ensureOpen). Settled either way: a member left waiting would hold its activity until it timed out.
+        const failed = await this.reopen(error).then(
+          () => error,
+          (reopenError: unknown) => unopened(reopenError, error),
+        );
+        return group.forEach((member) => member.reject(failed));
       }
       // After COMMIT the rows are in: committing again would count run totals twice.
       if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
@@ -424,7 +449,7 @@ export class Warehouse {
     const tables = groupTables(group);
     const stages = new Map<string, string>();
     for (const table of tables) stages.set(table.name, await this.stageTable(table));
-    await this.writer.run('BEGIN TRANSACTION');
+    await profiled('begin', () => this.writer.run('BEGIN TRANSACTION'));
     const updatedAt = new Date().toISOString();
     try {
       await this.fault('after-begin');
@@ -434,10 +459,11 @@ export class Warehouse {
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
         const { columns, rows } = concatUnique(table, parts);
+        profileRows(table.name, rows);
         await this.fault(`after-batch:${table.name}`);
         if (rows > 0) {
           const stage = stages.get(table.name)!;
-          await this.appendColumns(table, stage, columns, rows);
+          await profiled('append', () => this.appendColumns(table, stage, columns, rows));
           await this.fault(`after-append:${table.name}`);
           // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
           // round trip through the thread pool, and a batch writes several tables.
@@ -448,7 +474,7 @@ export class Warehouse {
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
             const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
             for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-            await this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n'));
+            await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
           }
         }
         if (table.merge === 'versions') {
@@ -458,7 +484,7 @@ export class Warehouse {
           const finishing = group.flatMap(({ tables: batches, checkpoint, walk }) =>
             walk && batches.some((b) => b.table.name === table.name) ? [{ stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params }] : [],
           );
-          if (rows > 0 || finishing.length > 0) for (const key of await mergeVersions(this.writer, table, stage, finishing)) marks.push([table.name, key]);
+          if (rows > 0 || finishing.length > 0) for (const key of await profiled('merge:versions', () => mergeVersions(this.writer, table, stage, finishing))) marks.push([table.name, key]);
           if (rows > 0) await this.writer.run(`DELETE FROM ${ident(stage)}`);
         }
         await this.fault(`after-table:${table.name}`);
@@ -476,26 +502,27 @@ export class Warehouse {
       if (finished.length) await this.writer.run(FORGET_WALK_KEYS, [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
-        await this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
+        await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),
           listValue(marks.map((m) => m[1])),
-        ]);
+        ]));
       }
       await this.fault('before-checkpoint');
-      for (const { checkpoint, run, walk } of group) {
-        const { partitionId, stream, pageToken, cursor, rows, pages, complete } = checkpoint;
-        await this.runPrepared('ops/upsertCheckpoint.sql', [partitionId, stream, pageToken, JSON.stringify(cursor), rows, pages, complete, updatedAt]);
-        if (run) await this.runPrepared('ops/recordSyncRun.sql', runRecordParams(run, partitionId, stream));
-        if (walk) await this.runPrepared('ops/recordSnapshotWalk.sql', [stream, partitionId, walk.snapshotAt, JSON.stringify(walk.params), walk.runId, walk.rows, walk.pages]);
-        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [stream, d.path, d.kind, run!.runId, d.count, d.sample]);
-        if (run?.fields?.size) {
-          // One statement for the partition's field records (a first commit writes a few dozen).
-          const fields = [...run.fields];
-          await this.runPrepared('ops/recordStreamFields.sql', [partitionId, run.runId, listValue(fields.map(([p]) => p)), listValue(fields.map(([, f]) => BigInt(f.items))), listValue(fields.map(([, f]) => f.always))]);
-        }
+      // Checkpoints, run records, finished walks and field records: one statement each for the whole group (commitRecords.ts).
+      for (const members of distinctPartitionRuns(group)) {
+        await profiled('checkpoint', () => this.runBound(checkpointsStatement(members, updatedAt)));
+        const runs = members.flatMap(({ checkpoint: c, run }) => (run ? [{ run, partitionId: c.partitionId, stream: c.stream }] : []));
+        if (runs.length) await profiled('runRecord', () => this.runBound(runRecordsStatement(runs)));
+        const walks = members.filter((m): m is PendingCommit & { walk: SnapshotWalkRecord } => m.walk !== undefined);
+        if (walks.length) await profiled('walk', () => this.runBound(walksStatement(walks)));
+        const fields = fieldsStatement(members);
+        if (fields) await profiled('fields', () => this.runBound(fields));
+      }
+      for (const { checkpoint, run } of group) {
+        for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
-      await this.writer.run('COMMIT');
+      await profiled('commit', () => this.writer.run('COMMIT'));
       onCommitted();
     } catch (error) {
       await this.writer.run('ROLLBACK').catch(() => undefined);
@@ -509,18 +536,23 @@ export class Warehouse {
     for (const { checkpoint: c } of group) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
+    profileCommit(group.length);
     await this.fault('after-commit');
   }
 
   /** A prepared statement of a file under sql/, prepared once per warehouse and bound per call. */
-  private async runPrepared(file: string, params: DuckDBValue[]): Promise<void> {
+  private async runPrepared(file: string, params: DuckDBValue[], types?: DuckDBType[]): Promise<void> {
     let statement = this.prepared.get(file);
     if (!statement) {
       statement = await this.writer.prepare(sqlFile(file));
       this.prepared.set(file, statement);
     }
-    statement.bind(params);
+    statement.bind(params, types);
     await statement.run();
+  }
+
+  private runBound({ file, params, types }: BoundStatement): Promise<void> {
+    return this.runPrepared(file, params, types);
   }
 
   private checkpointCache(): Promise<Map<string, CheckpointView>> {
@@ -626,6 +658,7 @@ export class Warehouse {
   /** Runs statements on the writer connection, serialized with commits (exports, maintenance). */
   withWriter<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
+      await this.ensureOpen().catch((error: unknown) => Promise.reject(unopened(error)));
       const result = await fn(this.writer);
       await this.checkpointQuietly();
       return result;
@@ -648,6 +681,7 @@ export class Warehouse {
 
   async close(): Promise<void> {
     await this.queue.run(async () => {
+      if (this.lost !== undefined) return; // nothing open to close
       // The closing checkpoint, with room, instead of DuckDB's at shutdown under the sync limit.
       await this.checkpointQuietly(true);
       this.writer.closeSync();
@@ -655,11 +689,6 @@ export class Warehouse {
       this.instance.closeSync();
     });
   }
-}
-
-function runRecordParams(run: RunRecord, partitionId: string, stream: string): DuckDBValue[] {
-  const c = run.cost;
-  return [run.runId, partitionId, stream, run.mode, run.snapshotAt, run.pages, run.rows, run.done, c?.requests ?? 0, c?.cu ?? 0, c?.rejected429 ?? 0, c?.items ?? 0, c?.weight ?? null, c?.pageLimit ?? null, c?.cutPages ?? 0, c?.cutItems ?? 0];
 }
 
 function addTo(maps: Map<string, Map<string, FieldPresence>>, stream: string, path: string, presence: FieldPresence): void {
@@ -695,7 +724,8 @@ export function recordPlanCost(warehouse: Warehouse, run: Omit<RunRecord, 'pages
  */
 export async function recordRunCost(warehouse: Warehouse, partitionId: string, stream: string, run: RunRecord): Promise<void> {
   await warehouse.withWriter(async (connection) => {
-    await connection.run(sqlFile('ops/recordSyncRun.sql'), runRecordParams(run, partitionId, stream));
+    const { file, params, types } = runRecordsStatement([{ run, partitionId, stream }]);
+    await connection.run(sqlFile(file), params, types);
   });
 }
 
@@ -718,11 +748,18 @@ async function openFile(path: string, options: OpenOptions): Promise<{ instance:
   const instance = await DuckDBInstance.create(path, {
     memory_limit: memoryLimit,
     checkpoint_threshold: options.checkpointThreshold ?? defaultCheckpointThreshold(memoryLimit),
+    ...(options.threads !== undefined ? { threads: String(options.threads) } : {}),
   });
   return { instance, writer: await instance.connect(), reader: await instance.connect() };
 }
 
 /** A DuckDB error after which the database must be opened again (DuckDB says FATAL and invalidates it). */
+/** The error of a write that found the file closed after a fatal error and could not open it again. */
+function unopened(error: unknown, fatal?: unknown): Error {
+  const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return new Error(`warehouse file could not be opened again${fatal === undefined ? '' : ` after a fatal error (${message(fatal)})`}: ${message(error)}`, { cause: error });
+}
+
 export function isFatal(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /^FATAL Error|database has been invalidated/.test(message);

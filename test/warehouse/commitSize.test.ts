@@ -1,3 +1,4 @@
+import { mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
@@ -122,4 +123,37 @@ describe('out of buffer memory in a commit', () => {
     const [{ n: countAfter }] = await h.warehouse.query('SELECT count(*) AS n FROM evm_blocks');
     expect(countAfter).toBe(countBefore);
   });
+});
+
+describe('a file that cannot be opened again after a fatal error', () => {
+  it('fails the batch when the file cannot be opened again, and the next write opens it', async () => {
+    const [partition] = await h.core.planPartitions({});
+    const before = (await h.warehouse.readCheckpoint(partition.id))!;
+    const path = h.warehouse.path;
+    const reopened = h.warehouse.reopened;
+    // The fatal error comes while the file is out of reach (a directory in its place): opening it again fails.
+    h.warehouse.faultHook = (step) => {
+      if (step !== 'before-commit') return;
+      renameSync(path, `${path}.away`);
+      mkdirSync(path);
+      throw new Error('FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted prior to being used again.');
+    };
+    // Rejected, not left waiting (a batch whose commit never settles holds its activity until it times out).
+    await expect(h.core.syncBatch({ partition, maxPages: 2, mode: 'sync', runId: 'r5', snapshotAt: 5 })).rejects.toThrow(/could not be opened again after a fatal error \(FATAL Error/);
+    h.warehouse.faultHook = undefined;
+    expect(h.warehouse.reopened).toBe(reopened);
+    // Still out of reach: the next write fails the same way instead of using the closed file.
+    await expect(h.core.syncBatch({ partition, maxPages: 2, mode: 'sync', runId: 'r5', snapshotAt: 5 })).rejects.toThrow(/could not be opened again/);
+    rmdirSync(path);
+    renameSync(`${path}.away`, path);
+    // Back in place: the next write opens it, from the checkpoint it held.
+    expect(await h.warehouse.withWriter(async () => 'open')).toBe('open');
+    expect(h.warehouse.reopened).toBe(reopened + 1);
+    expect((await h.warehouse.readCheckpoint(partition.id))!.pages).toBe(before.pages);
+    h.sim.advance(3);
+    for (let i = 0; i < 100 && !(await h.core.syncBatch({ partition, maxPages: 2, mode: 'sync', runId: 'r5', snapshotAt: 5 })).done; i++);
+    const blocks = await truth(h.sim, `/v1/chains/${String(partition.params.chainId)}/blocks`);
+    const stored = await h.warehouse.query('SELECT block_hash FROM evm_blocks ORDER BY block_number DESC');
+    expect(stored.map((r) => r.block_hash)).toEqual(blocks.map((b) => b.blockHash));
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMIT_MAX_CELLS, takeGroup } from '../../activities/warehouse/commitGroup.ts';
 import { concatUnique, openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
+import type { RunCost, RunRecord } from '../../activities/warehouse/warehouse.ts';
 import { tableByName } from '../../activities/streams/catalog.ts';
 import type { TableDef } from '../../activities/warehouse/tableDef.ts';
 import type { StreamName } from '../../common/streamNames.ts';
@@ -97,5 +98,68 @@ describe('group commit', () => {
     expect(rows.map((r) => Number(r.block_number))).toEqual([200, 201, 203]);
     expect(await wh.readCheckpoint('q2')).toBeUndefined();
     expect((await wh.readCheckpoint('q3'))?.pageToken).toBe('t-1');
+  });
+
+  it("writes each member's checkpoint, run record and walk as its own, NULLs included, when the group writes them in one statement per kind", async () => {
+    // A null weight stands for a record that stored none (weight and page_limit are nullable columns).
+    const cost = (requests: number, weight: number | null): RunCost => ({ requests, cu: requests * 2, rejected429: 0, items: requests * 3, weight: weight as number, pageLimit: weight === null ? null : 100, cutPages: 1, cutItems: 4 });
+    const run = (rows: number, weight: number | null, done: boolean, fields?: [string, number, boolean][]): RunRecord => ({
+      runId: 'r-group',
+      mode: 'sync',
+      snapshotAt: 1_700_000_000,
+      pages: 1,
+      rows,
+      done,
+      cost: cost(rows, weight),
+      ...(fields ? { fields: new Map(fields.map(([path, items, always]) => [path, { items, always }])) } : {}),
+    });
+    const walk = (rows: number) => ({ snapshotAt: 1_700_000_000, runId: 'r-group', params: { address: `a${rows}` }, rows, pages: 1 });
+    const commits: string[] = [];
+    wh.faultHook = (step) => {
+      if (step === 'before-commit') commits.push(step);
+    };
+    // Batches that reach the warehouse together commit together. The first value of each list is NULL
+    // where it can be (page token, weight, page limit): the lists must keep the later values.
+    await Promise.all([
+      wh.commitBatch([], { ...checkpoint('g1', 10), pageToken: null, complete: true }, run(10, null, true, [['a', 10, true], ['b', 4, false]]), walk(10)),
+      wh.commitBatch([], { ...checkpoint('g0', 1), pageToken: 'busy' }, run(1, 5, false)),
+      wh.commitBatch(batch([block(300)]).tables, { ...checkpoint('g2', 20), cursor: { from: 'x', n: [1, 2] } }, run(20, 7, false, [['a', 20, true]])),
+      wh.commitBatch([], { ...checkpoint('g3', 30), pageToken: null, complete: true }, run(30, 9, true), walk(30)),
+    ]);
+    // The same partition a second time in one group (a retried batch): its run record adds up.
+    await Promise.all([wh.commitBatch([], checkpoint('g4', 1), run(1, 5, false)), wh.commitBatch([], checkpoint('g5', 2), run(2, 5, false, [['a', 2, true]])), wh.commitBatch([], checkpoint('g5', 3), run(3, 6, true, [['a', 5, false]]))]);
+    wh.faultHook = undefined;
+    expect(commits.length).toBeLessThan(4);
+    const cps = await wh.query("SELECT partition_id, page_token, cursor::VARCHAR AS cursor, rows, complete FROM _glacier_checkpoints WHERE partition_id LIKE 'g%' ORDER BY 1");
+    expect(cps.map((r) => [r.partition_id, r.page_token, JSON.parse(String(r.cursor)), Number(r.rows), r.complete])).toEqual([
+      ['g0', 'busy', { n: 1 }, 1, false],
+      ['g1', null, { n: 10 }, 10, true],
+      ['g2', 't-20', { from: 'x', n: [1, 2] }, 20, false],
+      ['g3', null, { n: 30 }, 30, true],
+      ['g4', 't-1', { n: 1 }, 1, false],
+      ['g5', 't-3', { n: 3 }, 3, false],
+    ]);
+    const runs = await wh.query("SELECT partition_id, pages, rows, done, requests, cu, items, weight, page_limit, cut_pages, cut_items FROM _glacier_sync_runs WHERE run_id = 'r-group' ORDER BY 1");
+    expect(runs.map((r) => Object.values(r).map((v) => (typeof v === 'bigint' ? Number(v) : v)))).toEqual([
+      ['g0', 1, 1, false, 1, 2, 3, 5, 100, 1, 4],
+      ['g1', 1, 10, true, 10, 20, 30, null, null, 1, 4],
+      ['g2', 1, 20, false, 20, 40, 60, 7, 100, 1, 4],
+      ['g3', 1, 30, true, 30, 60, 90, 9, 100, 1, 4],
+      ['g4', 1, 1, false, 1, 2, 3, 5, 100, 1, 4],
+      ['g5', 2, 5, true, 5, 10, 15, 6, 100, 2, 8],
+    ]);
+    // Field records: each member's own, the later batch of a partition last.
+    const fields = await wh.query("SELECT scope, path, items, always, first_run FROM _glacier_stream_fields WHERE scope LIKE 'g%' ORDER BY 1, 2");
+    expect(fields.map((r) => [r.scope, r.path, Number(r.items), r.always, r.first_run])).toEqual([
+      ['g1', 'a', 10, true, 'r-group'],
+      ['g1', 'b', 4, false, 'r-group'],
+      ['g2', 'a', 20, true, 'r-group'],
+      ['g5', 'a', 5, false, 'r-group'],
+    ]);
+    const walks = await wh.query("SELECT partition_id, params::VARCHAR AS params, rows FROM _glacier_snapshot_walks WHERE run_id = 'r-group' ORDER BY 1");
+    expect(walks.map((r) => [r.partition_id, JSON.parse(String(r.params)), Number(r.rows)])).toEqual([
+      ['g1', { address: 'a10' }, 10],
+      ['g3', { address: 'a30' }, 30],
+    ]);
   });
 });

@@ -1,0 +1,53 @@
+import { writeFileSync } from 'node:fs';
+
+/**
+ * A debug profile of the warehouse's commits (bench only): with GLACIER_COMMIT_PROF=<file>, every
+ * commit adds its statements' wall time and the process's CPU time over them (every thread: DuckDB's
+ * and libuv's included, so concurrent JavaScript between awaits is counted too) per statement kind,
+ * the rows each table was given, and the commit count and group sizes; the totals are rewritten to
+ * the file after each commit. Off (one check per statement) without the variable.
+ */
+const file = process.env.GLACIER_COMMIT_PROF || undefined;
+
+interface Totals {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+const kinds = new Map<string, Totals>();
+const rows = new Map<string, number>();
+let commits = 0;
+let members = 0;
+
+/** Runs fn, adding its time under kind when profiling. */
+export async function profiled<T>(kind: string, fn: () => Promise<T>): Promise<T> {
+  if (!file) return fn();
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  try {
+    return await fn();
+  } finally {
+    const c = process.cpuUsage(c0);
+    const k = kinds.get(kind) ?? { calls: 0, wallMs: 0, cpuMs: 0 };
+    k.calls += 1;
+    k.wallMs += performance.now() - t0;
+    k.cpuMs += (c.user + c.system) / 1000;
+    kinds.set(kind, k);
+  }
+}
+
+/** Counts one table's rows given to a commit. */
+export function profileRows(table: string, n: number): void {
+  if (file) rows.set(table, (rows.get(table) ?? 0) + n);
+}
+
+/** Ends one commit of `size` batches and writes the totals so far. */
+export function profileCommit(size: number): void {
+  if (!file) return;
+  commits += 1;
+  members += size;
+  const round = (t: Totals) => ({ calls: t.calls, wallMs: Math.round(t.wallMs), cpuMs: Math.round(t.cpuMs) });
+  const out = { commits, batches: members, kinds: Object.fromEntries([...kinds].map(([k, t]) => [k, round(t)])), rows: Object.fromEntries(rows) };
+  writeFileSync(file, JSON.stringify(out, null, 1));
+}

@@ -31,11 +31,12 @@ const value = (type: string, i: number, round: number): CellValue => {
       return BigInt(1_700_000_000 + i * 3_600 + round);
   }
 };
-/** Every column filled; keys overlap the previous round by half (so merges delete stored rows too). */
+/** Every column filled (valid_to aside); keys overlap the previous round by half (so merges delete stored rows too). */
 const rowsOf = (def: TableDef, round: number): Row[] =>
   Array.from({ length: ROWS }, (_, k) => {
     const i = round * (ROWS / 2) + k;
-    return Object.fromEntries(def.columns.map((c) => [c.name, value(c.type, i, def.primaryKey.includes(c.name) ? 0 : round)]));
+    // valid_to of a versioned table is the merge's own (a page never carries it): left NULL as a page leaves it.
+    return Object.fromEntries(def.columns.map((c) => [c.name, c.name === 'valid_to' ? null : value(c.type, i, def.primaryKey.includes(c.name) ? 0 : round)]));
   });
 
 let dir: string;

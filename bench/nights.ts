@@ -93,7 +93,7 @@ function nightLine(n: NightFigures, before?: NightFigures): string {
   return [
     `night ${String(n.night).padStart(3)}`,
     `${n.run.partitions} partitions`,
-    `${fmt(n.run.rowsAdded)} rows written${before ? ` (+${fmt(n.storedRows - before.storedRows)} stored)` : ''}`,
+    `${fmt(n.run.rowsAdded)} rows read${before ? ` (+${fmt(n.storedRows - before.storedRows)} stored)` : ''}`,
     `wall ${fmt(n.wallS, 1)} s`,
     `CPU ${fmt(n.cpu.total, 1)} s (worker ${fmt(n.cpu.worker, 1)}, server ${fmt(n.cpu.server, 1)}, client ${fmt(n.cpu.client, 1)})`,
     `sync ${fmt(p.sync.cpuS, 1)}/${fmt(p.sync.wallS, 1)} s`,

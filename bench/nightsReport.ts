@@ -54,7 +54,7 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : a === 0 ? 1 : Infinity)
 /** Markdown table: one column per night shown. */
 export function nightsTable(nights: NightFigures[]): string {
   const rows: [string, (n: NightFigures) => string][] = [
-    ['rows written by the run (upserts included)', (n) => fmt(n.run.rowsAdded)],
+    ['rows the pages held (a versioned table writes only the changed ones)', (n) => fmt(n.run.rowsAdded)],
     ['rows stored (lake)', (n) => fmt(n.storedRows)],
     ['CU (run records)', (n) => fmt(n.records.cu)],
     ['requests (run records)', (n) => fmt(n.records.requests)],
@@ -93,7 +93,7 @@ export function scalingTable(rows: ScalingRow[]): string {
       lines.push(`| ${phase} | ${label} | ${rows.map((r) => fmt(v(r), digits)).join(' | ')} | ${fmt(ratio(v(last), v(first)), 2)} |`);
     }
   }
-  lines.push(`| night | rows written | ${rows.map((r) => fmt(r.night.run.rowsAdded)).join(' | ')} | ${fmt(ratio(last.night.run.rowsAdded, first.night.run.rowsAdded), 2)} |`);
+  lines.push(`| night | rows the pages held | ${rows.map((r) => fmt(r.night.run.rowsAdded)).join(' | ')} | ${fmt(ratio(last.night.run.rowsAdded, first.night.run.rowsAdded), 2)} |`);
   lines.push(`| night | CU (run records) | ${rows.map((r) => fmt(r.night.records.cu)).join(' | ')} | ${fmt(ratio(last.night.records.cu, first.night.records.cu), 2)} |`);
   return lines.join('\n');
 }

@@ -1,6 +1,5 @@
 import { ident } from './identifier.ts';
 import type { TableDef } from './tableDef.ts';
-import { versionMergeStatements } from './versions.ts';
 
 export interface MergeOptions {
   /**
@@ -38,7 +37,8 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
       `INSERT INTO ${t} (${cols}) SELECT ${def.columns.map((c) => `s.${ident(c.name)}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from)`,
     ];
   }
-  if (def.merge === 'versions') return versionMergeStatements(def, stage);
+  // A versioned table's merge first counts what changes and writes only that (versions.ts mergeVersions).
+  if (def.merge === 'versions') throw new Error(`${def.name}: a versioned table is merged by mergeVersions, not mergeStatements`);
   if (options.constrained) {
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
     return [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];

@@ -84,12 +84,6 @@ function versionSql(def: TableDef, stage: string): VersionSql {
   };
 }
 
-/** Every statement of the merge, unconditionally (mergeStatements' form; the commit runs mergeVersions). */
-export function versionMergeStatements(def: TableDef, stage: string): string[] {
-  const sql = versionSql(def, stage);
-  return [sql.close, sql.rewrite, sql.insert];
-}
-
 /**
  * Merges a staged batch into a versioned table on the caller's transaction, and closes what the walks
  * this commit finishes (`finishing`, those that write the table) answer for and did not list (the

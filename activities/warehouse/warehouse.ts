@@ -465,11 +465,11 @@ export class Warehouse {
           const stage = stages.get(table.name)!;
           await profiled('append', () => this.appendColumns(table, stage, columns, rows));
           await this.fault(`after-append:${table.name}`);
-          // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
-          // round trip through the thread pool, and a batch writes several tables.
-          const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-          const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
           if (table.merge !== 'versions') {
+            // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
+            // round trip through the thread pool, and a batch writes several tables.
+            const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
+            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
             const merge = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
             const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
@@ -753,13 +753,13 @@ async function openFile(path: string, options: OpenOptions): Promise<{ instance:
   return { instance, writer: await instance.connect(), reader: await instance.connect() };
 }
 
-/** A DuckDB error after which the database must be opened again (DuckDB says FATAL and invalidates it). */
 /** The error of a write that found the file closed after a fatal error and could not open it again. */
 function unopened(error: unknown, fatal?: unknown): Error {
   const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
   return new Error(`warehouse file could not be opened again${fatal === undefined ? '' : ` after a fatal error (${message(fatal)})`}: ${message(error)}`, { cause: error });
 }
 
+/** A DuckDB error after which the database must be opened again (DuckDB says FATAL and invalidates it). */
 export function isFatal(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /^FATAL Error|database has been invalidated/.test(message);

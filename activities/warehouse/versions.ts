@@ -117,7 +117,7 @@ function stagedAs(def: TableDef, column: string): string {
   return type === 'JSON' ? `CAST(s.${ident(column)} AS JSON)` : `s.${ident(column)}`;
 }
 
-/** The keys the members of a commit listed for their partitions' walks, gathered for one statement (seenKeysInsert). */
+/** The keys the members of a commit listed for their partitions' walks, gathered for one statement (sql/ops/recordWalkKeys.sql). */
 export class SeenKeys {
   private readonly columns: [string[], string[], bigint[], string[], string[]] = [[], [], [], [], []];
 
@@ -137,12 +137,9 @@ export class SeenKeys {
     return this.columns[0].length;
   }
 
-  /** [sql, params] of the one insert (call only when size > 0). */
-  insert(): [string, DuckDBValue[]] {
-    return [
-      'INSERT INTO _glacier_walk_keys (stream, partition_id, snapshot_at, table_name, key) SELECT DISTINCT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), unnest($3::BIGINT[]), unnest($4::VARCHAR[]), unnest($5::VARCHAR[])',
-      this.columns.map((c) => listValue(c as DuckDBValue[])),
-    ];
+  /** The parameters of sql/ops/recordWalkKeys.sql, one list per column (call only when size > 0). */
+  params(): DuckDBValue[] {
+    return this.columns.map((c) => listValue(c as DuckDBValue[]));
   }
 }
 
@@ -181,6 +178,3 @@ export interface FinishingWalk {
   snapshotAt: number;
   params: Record<string, unknown>;
 }
-
-/** Finished walks' seen keys are consumed: $1 streams, $2 partition ids, pairwise (keys of abandoned earlier walks go too). */
-export const FORGET_WALK_KEYS = 'DELETE FROM _glacier_walk_keys AS k USING (SELECT unnest($1::VARCHAR[]) AS s, unnest($2::VARCHAR[]) AS p) AS f WHERE k.stream = f.s AND k.partition_id = f.p';

@@ -12,7 +12,7 @@ import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecord
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
-import { FORGET_WALK_KEYS, mergeVersions, SeenKeys } from './versions.ts';
+import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { sqlFile } from './sqlFile.ts';
@@ -497,9 +497,9 @@ export class Warehouse {
         if (walk && run && walk.pages === run.pages) continue;
         for (const batch of batches) if (batch.table.merge === 'versions' && batch.rows > 0) seen.add(checkpoint.stream, checkpoint.partitionId, batch);
       }
-      if (seen.size) await this.writer.run(...seen.insert());
+      if (seen.size) await this.writer.run(sqlFile('ops/recordWalkKeys.sql'), seen.params());
       const finished = group.filter((m) => m.walk && m.tables.some((b) => b.table.merge === 'versions')).map((m) => m.checkpoint);
-      if (finished.length) await this.writer.run(FORGET_WALK_KEYS, [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
+      if (finished.length) await this.writer.run(sqlFile('ops/forgetWalkKeys.sql'), [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [

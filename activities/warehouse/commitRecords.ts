@@ -47,50 +47,48 @@ export function distinctPartitionRuns<M extends RecordsMember>(members: readonly
   return runs;
 }
 
+/** A statement column: how a row gives its value, and the list type it is bound as. */
+type Column<R> = readonly [(row: R) => DuckDBValue, DuckDBType];
+
+/** One list parameter per column over `rows`, each bound with its column's type. */
+function bound<R>(file: string, rows: readonly R[], columns: readonly Column<R>[]): BoundStatement {
+  return { file, params: columns.map(([value]) => listValue(rows.map(value))), types: columns.map(([, type]) => type) };
+}
+
 /** The checkpoints of members whose partition ids are distinct, stamped with the commit's time. */
 export function checkpointsStatement(members: readonly RecordsMember[], updatedAt: string): BoundStatement {
-  const c = members.map((m) => m.checkpoint);
-  return {
-    file: 'ops/upsertCheckpoints.sql',
-    params: [
-      listValue(c.map((x) => x.partitionId)),
-      listValue(c.map((x) => x.stream)),
-      listValue(c.map((x) => x.pageToken)),
-      listValue(c.map((x) => JSON.stringify(x.cursor))),
-      listValue(c.map((x) => x.rows)),
-      listValue(c.map((x) => x.pages)),
-      listValue(c.map((x) => x.complete)),
-      updatedAt,
-    ],
-    types: [S, S, S, S, N, N, B, VARCHAR],
-  };
+  const lists = bound('ops/upsertCheckpoints.sql', members.map((m) => m.checkpoint), [
+    [(c) => c.partitionId, S],
+    [(c) => c.stream, S],
+    [(c) => c.pageToken, S],
+    [(c) => JSON.stringify(c.cursor), S],
+    [(c) => c.rows, N],
+    [(c) => c.pages, N],
+    [(c) => c.complete, B],
+  ]);
+  return { ...lists, params: [...lists.params, updatedAt], types: [...lists.types, VARCHAR] };
 }
 
 /** Run records (deltas) of (run, partition) pairs that are distinct. */
 export function runRecordsStatement(rows: readonly { run: RunRecord; partitionId: string; stream: string }[]): BoundStatement {
-  const col = <T extends DuckDBValue>(f: (r: { run: RunRecord; partitionId: string; stream: string }) => T) => listValue(rows.map(f));
-  return {
-    file: 'ops/recordSyncRuns.sql',
-    params: [
-      col((r) => r.run.runId),
-      col((r) => r.partitionId),
-      col((r) => r.stream),
-      col((r) => r.run.mode),
-      col((r) => r.run.snapshotAt),
-      col((r) => r.run.pages),
-      col((r) => r.run.rows),
-      col((r) => r.run.done),
-      col((r) => r.run.cost?.requests ?? 0),
-      col((r) => r.run.cost?.cu ?? 0),
-      col((r) => r.run.cost?.rejected429 ?? 0),
-      col((r) => r.run.cost?.items ?? 0),
-      col((r) => r.run.cost?.weight ?? null),
-      col((r) => r.run.cost?.pageLimit ?? null),
-      col((r) => r.run.cost?.cutPages ?? 0),
-      col((r) => r.run.cost?.cutItems ?? 0),
-    ],
-    types: [S, S, S, S, N, N, N, B, N, N, N, N, N, N, N, N],
-  };
+  return bound('ops/recordSyncRuns.sql', rows, [
+    [(r) => r.run.runId, S],
+    [(r) => r.partitionId, S],
+    [(r) => r.stream, S],
+    [(r) => r.run.mode, S],
+    [(r) => r.run.snapshotAt, N],
+    [(r) => r.run.pages, N],
+    [(r) => r.run.rows, N],
+    [(r) => r.run.done, B],
+    [(r) => r.run.cost?.requests ?? 0, N],
+    [(r) => r.run.cost?.cu ?? 0, N],
+    [(r) => r.run.cost?.rejected429 ?? 0, N],
+    [(r) => r.run.cost?.items ?? 0, N],
+    [(r) => r.run.cost?.weight ?? null, N],
+    [(r) => r.run.cost?.pageLimit ?? null, N],
+    [(r) => r.run.cost?.cutPages ?? 0, N],
+    [(r) => r.run.cost?.cutItems ?? 0, N],
+  ]);
 }
 
 /**
@@ -101,32 +99,24 @@ export function runRecordsStatement(rows: readonly { run: RunRecord; partitionId
 export function fieldsStatement(members: readonly RecordsMember[]): BoundStatement | undefined {
   const rows = members.flatMap(({ checkpoint, run }) => [...(run?.fields ?? [])].map(([path, f]) => ({ scope: checkpoint.partitionId, runId: run!.runId, path, f })));
   if (rows.length === 0) return undefined;
-  return {
-    file: 'ops/recordStreamFields.sql',
-    params: [
-      listValue(rows.map((r) => r.scope)),
-      listValue(rows.map((r) => r.runId)),
-      listValue(rows.map((r) => r.path)),
-      listValue(rows.map((r) => r.f.items)),
-      listValue(rows.map((r) => r.f.always)),
-    ],
-    types: [S, S, S, N, B],
-  };
+  return bound('ops/recordStreamFields.sql', rows, [
+    [(r) => r.scope, S],
+    [(r) => r.runId, S],
+    [(r) => r.path, S],
+    [(r) => r.f.items, N],
+    [(r) => r.f.always, B],
+  ]);
 }
 
 /** Finished snapshot walks of members whose partition ids are distinct. */
 export function walksStatement(members: readonly (RecordsMember & { walk: SnapshotWalkRecord })[]): BoundStatement {
-  return {
-    file: 'ops/recordSnapshotWalks.sql',
-    params: [
-      listValue(members.map((m) => m.checkpoint.stream)),
-      listValue(members.map((m) => m.checkpoint.partitionId)),
-      listValue(members.map((m) => m.walk.snapshotAt)),
-      listValue(members.map((m) => JSON.stringify(m.walk.params))),
-      listValue(members.map((m) => m.walk.runId)),
-      listValue(members.map((m) => m.walk.rows)),
-      listValue(members.map((m) => m.walk.pages)),
-    ],
-    types: [S, S, N, S, S, N, N],
-  };
+  return bound('ops/recordSnapshotWalks.sql', members, [
+    [(m) => m.checkpoint.stream, S],
+    [(m) => m.checkpoint.partitionId, S],
+    [(m) => m.walk.snapshotAt, N],
+    [(m) => JSON.stringify(m.walk.params), S],
+    [(m) => m.walk.runId, S],
+    [(m) => m.walk.rows, N],
+    [(m) => m.walk.pages, N],
+  ]);
 }

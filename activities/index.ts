@@ -21,6 +21,8 @@ export interface ActivityDeps {
   maintenance?: MaintenancePort;
   /** Only a shard worker has one (sharded layout): what it holds, claims, discovered validators. */
   shard?: ShardPort;
+  /** Batches a sweep runs at once (config sweepConcurrency); absent: the workflow's partitionConcurrency. */
+  sweepConcurrency?: number;
 }
 
 function need<T>(port: T | undefined, name: string): T {
@@ -85,7 +87,7 @@ export function createActivities(deps: ActivityDeps) {
       // A batch can take a while (20 pages): the interval keeps the call alive between settlements.
       const beat = setInterval(() => ctx.heartbeat({ settled: last }), 3_000);
       try {
-        const outcomes = await runSweep(sync, input, {
+        const outcomes = await runSweep(sync, { ...input, concurrency: deps.sweepConcurrency ?? input.concurrency }, {
           logger: log,
           signal: ctx.cancellationSignal,
           turns,

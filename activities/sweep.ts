@@ -24,7 +24,7 @@ export interface SweepInput {
   runId: string;
   snapshotAt: number;
   maxPagesPerBatch: number;
-  /** Partitions walked at once (the pipeline's partitionConcurrency). */
+  /** Partitions walked at once (the pipeline's partitionConcurrency; the worker's sweepConcurrency replaces it). */
   concurrency: number;
 }
 

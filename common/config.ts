@@ -162,6 +162,12 @@ export const pipelineConfigSchema = z.strictObject({
     .prefault({}),
   /** Partitions synced at once (child workflows in flight). */
   partitionConcurrency: z.number().int().min(1).max(256).default(8),
+  /**
+   * Batches a sync sweep runs at once inside the worker (activities/sweep.ts). A quiet night's batch
+   * spends most of its time waiting for the group commit, so more of them share fewer, larger commits;
+   * requests stay capped by api.concurrency, and rows wait in memory for at most this many batches.
+   */
+  sweepConcurrency: z.number().int().min(1).max(256).default(32),
   /** Per stream (catalog names, checked by the worker's loader): evolve (default), freeze or discard; see STREAM_CONTRACTS. */
   schemaContracts: z.record(z.string(), z.enum(STREAM_CONTRACTS, { error: () => `expected one of ${STREAM_CONTRACTS.join(', ')}` })).default({}),
   /** Stream names of the catalog (checked, and defaulted to every stream, by the worker's config loader). */

@@ -81,6 +81,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     deps: {
       logger,
       sync,
+      sweepConcurrency: config.sweepConcurrency,
       exporter: { exportParquet: (input) => exportParquet(warehouse, allTables(), outDir, input, { shard: config.shard }) },
       status: {
         listCheckpoints: () => warehouse.listCheckpoints(),

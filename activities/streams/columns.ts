@@ -150,7 +150,7 @@ export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & {
   if (merge === 'versions' && !table.primaryKey.includes(VERSION_FROM)) throw new Error(`table ${table.name}: a versioned table keys on ${VERSION_FROM}`);
   const names = new Set(table.columns.map((c) => c.name));
   if (names.size !== table.columns.length) throw new Error(`table ${table.name}: a column name is declared twice`);
-  const named = [...table.primaryKey, ...(table.pruneBy ? [table.pruneBy] : []), ...(table.scd2 ? [...table.scd2.key, ...table.scd2.tracked] : []), ...table.export.partitionBy];
+  const named = [...table.primaryKey, ...(table.pruneBy ? [table.pruneBy] : []), ...(table.touch ?? []), ...(table.scd2 ? [...table.scd2.key, ...table.scd2.tracked] : []), ...table.export.partitionBy];
   const unknown = named.filter((n) => !names.has(n));
   if (unknown.length > 0) throw new Error(`table ${table.name}: ${unknown.join(', ')} named but not declared as columns`);
   return table;

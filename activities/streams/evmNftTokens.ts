@@ -25,6 +25,7 @@ export const evmNftTokensTable = defineTable<Item>({
     snapshotAt('last_seen_at'),
   ],
   primaryKey: ['chain_id', 'address', 'token_id'],
+  touch: ['last_seen_at'],
   export: { partitionBy: ['chain_id'] },
 });
 

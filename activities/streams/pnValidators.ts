@@ -41,6 +41,7 @@ export const pnValidatorsTable = defineTable<Validator>({
     added(hugeint('delegation_capacity', (v) => v.delegationCapacity, 'active: nAVAX that may still be delegated')),
   ],
   primaryKey: ['network', 'node_id', 'tx_hash'],
+  touch: ['last_seen_at'],
   export: { partitionBy: ['network'] },
 });
 

@@ -1,13 +1,15 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 
 /**
  * A debug profile of the warehouse's commits (bench only): with GLACIER_COMMIT_PROF=<file>, every
  * commit adds its statements' wall time and the process's CPU time over them (every thread: DuckDB's
  * and libuv's included, so concurrent JavaScript between awaits is counted too) per statement kind,
  * the rows each table was given, and the commit count and group sizes; the totals are rewritten to
- * the file after each commit. Off (one check per statement) without the variable.
+ * the file after each commit, and appended with the time to <file>.jsonl (so a night's share is the
+ * difference of two lines). `%p` in the name is the process id (several workers, one variable). Off
+ * (one check per statement) without the variable.
  */
-const file = process.env.GLACIER_COMMIT_PROF || undefined;
+const file = process.env.GLACIER_COMMIT_PROF?.replaceAll('%p', String(process.pid)) || undefined;
 
 interface Totals {
   calls: number;
@@ -50,4 +52,5 @@ export function profileCommit(size: number): void {
   const round = (t: Totals) => ({ calls: t.calls, wallMs: Math.round(t.wallMs), cpuMs: Math.round(t.cpuMs) });
   const out = { commits, batches: members, kinds: Object.fromEntries([...kinds].map(([k, t]) => [k, round(t)])), rows: Object.fromEntries(rows) };
   writeFileSync(file, JSON.stringify(out, null, 1));
+  appendFileSync(`${file}.jsonl`, JSON.stringify({ t: Date.now(), ...out }) + '\n');
 }

@@ -1,5 +1,5 @@
 import { ident } from './identifier.ts';
-import type { TableDef } from './tableDef.ts';
+import type { ColumnDef, TableDef } from './tableDef.ts';
 
 export interface MergeOptions {
   /**
@@ -43,11 +43,27 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
     return [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
   }
+  // Rows the table already holds with the same values leave the stage first, so a night that re-reads
+  // what it stored writes nothing there (no delete, no insert, no WAL, nothing for the checkpoint). A
+  // touch column (last_seen_at) is set in place on rows whose other values are unchanged. Not with a
+  // follow-up SQL file: those read the whole stage (a spend marks the UTXO it consumes).
+  const keyMatch = def.pruneBy && !options.nullPrune ? match([...def.primaryKey, def.pruneBy]) : match(def.primaryKey);
+  const valuesOf = (cols: readonly ColumnDef[]) => cols.filter((c) => !def.primaryKey.includes(c.name)).map((c) => `t.${ident(c.name)} IS NOT DISTINCT FROM s.${ident(c.name)}`);
+  const touch = new Set(def.touch ?? []);
+  const held = def.columns.filter((c) => !touch.has(c.name));
+  const unchanged = def.afterMerge?.length
+    ? []
+    : [
+        ...(touch.size
+          ? [`UPDATE ${t} AS t SET ${[...touch].map((c) => `${ident(c)} = s.${ident(c)}`).join(', ')} FROM ${s} AS s WHERE ${[keyMatch, ...valuesOf(held)].join(' AND ')}`]
+          : []),
+        `DELETE FROM ${s} AS s USING ${t} AS t WHERE ${[keyMatch, ...valuesOf(def.columns)].join(' AND ')}`,
+      ];
   const deletes = def.pruneBy
     ? [
         `DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match([...def.primaryKey, def.pruneBy])}`,
         ...(options.nullPrune ? [`DELETE FROM ${t} AS t USING ${s} AS s WHERE s.${ident(def.pruneBy)} IS NULL AND ${match(def.primaryKey)}`] : []),
       ]
     : [`DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match(def.primaryKey)}`];
-  return [...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  return [...unchanged, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
 }

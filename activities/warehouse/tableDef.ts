@@ -81,6 +81,12 @@ export interface TableDef {
    * consumes), so incremental walks that never re-read old items still match the API.
    */
   afterMerge?: string[];
+  /**
+   * Columns that say when a run last listed the row (last_seen_at), not what it holds (upsert only). A
+   * merge writes a row whose other values are unchanged by updating these columns in place, not by
+   * deleting and inserting the whole row (mergeSql.ts).
+   */
+  touch?: string[];
 }
 
 export type CellValue = string | bigint | number | boolean | string[] | null;

@@ -63,4 +63,35 @@ describe('keyed merge without an index', () => {
       await wh.close();
     }
   });
+
+  it('a row sent again with the same values is not rewritten; a touch column is set in place', async () => {
+    const wh = await openWarehouse(join(dir, 'unchanged.duckdb'));
+    // DuckDB gives an inserted row a new rowid: a row deleted and inserted again shows it.
+    const rowids = async () => Object.fromEntries((await wh.query('SELECT tx_hash, rowid AS r FROM evm_transactions')).map((r) => [r.tx_hash, String(r.r)]));
+    try {
+      await commit(wh, txs, [tx('0xa', 1n), tx('0xb', 2n, 'pending')]);
+      const before = await rowids();
+      await commit(wh, txs, [tx('0xa', 1n), tx('0xb', 2n, 'success'), tx('0xc', 3n)]);
+      const after = await rowids();
+      expect(after['0xa']).toBe(before['0xa']);
+      expect(after['0xb']).not.toBe(before['0xb']);
+      expect(await stored(wh)).toEqual(['0xa@1:success', '0xb@2:success', '0xc@3:success']);
+
+      const validators = tableByName('pn_validators')!;
+      expect(validators.touch).toEqual(['last_seen_at']);
+      const v = (node: string, status: string, seen: bigint): Row => ({ network: 'mainnet', node_id: node, tx_hash: `0x${node}`, validation_status: status, last_seen_at: seen });
+      const seen = async () => (await wh.query('SELECT node_id, validation_status, last_seen_at, rowid AS r FROM pn_validators ORDER BY node_id')).map((r) => `${r.node_id}:${r.validation_status}@${r.last_seen_at}#${r.r}`);
+      await commit(wh, validators, [v('n1', 'active', 100n), v('n2', 'active', 100n)]);
+      const first = await seen();
+      await commit(wh, validators, [v('n1', 'active', 200n), v('n2', 'completed', 200n)]);
+      const second = await seen();
+      // n1: only last_seen_at moved, in place (same rowid); n2 changed: its row was replaced.
+      expect(second[0]).toBe(first[0].replace('@100', '@200'));
+      expect(second[1].startsWith('n2:completed@200#')).toBe(true);
+      expect(second[1]).not.toBe(first[1].replace('active@100', 'completed@200'));
+      expect(await keyUniquenessFinding(wh, [txs, validators])).toMatchObject({ ok: true });
+    } finally {
+      await wh.close();
+    }
+  });
 });

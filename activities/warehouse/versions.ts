@@ -95,17 +95,18 @@ function versionSql(def: TableDef, stage: string): VersionSql {
 export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string, finishing: readonly FinishingWalk[] = []): Promise<string[]> {
   const closing = finishing.filter((w) => !def.versions!.answers || def.versions!.answers(w.params));
   const sql = versionSql(def, stage);
-  const one = closing.length === 1 ? closing[0] : undefined;
-  const query = one ? `SELECT *, (SELECT count(*) FROM ${ident(def.name)} AS t, ${WALK} WHERE ${unseenWhere(def, stage)}) AS gone FROM (${sql.plan})` : sql.plan;
-  const [plan] = (await connection.runAndReadAll(query, one ? walkParams(one) : [])).getRowObjectsJS();
+  // What every finishing walk leaves unlisted, counted in the same query: a commit of many walks that lost nothing runs no close.
+  const query = closing.length ? `SELECT *, (SELECT count(*) FROM ${ident(def.name)} AS t, ${WALKS} WHERE ${unseenWhere(def, stage)}) AS gone FROM (${sql.plan})` : sql.plan;
+  const [plan] = (await connection.runAndReadAll(query, closing.length ? walksParams(closing) : [])).getRowObjectsJS();
   const closed = Number(plan.closed);
   const rewritten = Number(plan.rewritten);
   const added = Number(plan.added);
   const statements = [...(closed + rewritten + added > 0 ? [sql.mark] : []), ...(closed > 0 ? [sql.close] : []), ...(rewritten > 0 ? [sql.rewrite] : []), ...(closed + added > 0 ? [sql.insert] : [])];
   if (statements.length) await connection.run(statements.join(';\n'));
   const keys: string[] = [];
-  for (const walk of one && Number(plan.gone) === 0 ? [] : closing) {
-    const gone = await connection.runAndReadAll(`${closeUnseenSql(def, stage)} RETURNING ${lakeKeySql(def, 't')} AS k`, walkParams(walk));
+  // One walk at a time: walks whose scopes overlap (pending-reward partitions) may close the same version; the first one does.
+  for (const walk of closing.length && Number(plan.gone) > 0 ? closing : []) {
+    const gone = await connection.runAndReadAll(`${closeUnseenSql(def, stage)} RETURNING ${lakeKeySql(def, 't')} AS k`, walksParams([walk]));
     keys.push(...gone.getRowObjectsJS().map((r) => String(r.k)));
   }
   return keys;
@@ -143,13 +144,15 @@ export class SeenKeys {
   }
 }
 
-/** The finishing walk as a one-row relation `w` whose column `p` is its params (JSON). */
-const WALK = '(SELECT CAST($1 AS JSON) AS p) AS w';
+/**
+ * The finishing walks as a relation `w`: `p` its params (JSON), `snap` its snapshot, `stream`, `pid` its
+ * partition id. Parameters: $1 params (JSON text), $2 snapshots, $3 streams, $4 partition ids, one list each.
+ */
+const WALKS = '(SELECT CAST(p AS JSON) AS p, snap, stream, pid FROM (SELECT unnest($1::VARCHAR[]) AS p, unnest($2::BIGINT[]) AS snap, unnest($3::VARCHAR[]) AS stream, unnest($4::VARCHAR[]) AS pid)) AS w';
 
 /**
- * The open versions a finishing walk answers for whose key it did not list: not in this commit's
- * stage, nor among the keys its earlier commits recorded. Parameters: $1 the walk's params (JSON
- * text), $2 its snapshot, $3 stream, $4 partition id.
+ * The open versions a finishing walk `w` answers for whose key it did not list: not in this commit's
+ * stage, nor among the keys its earlier commits recorded.
  */
 function unseenWhere(def: TableDef, stage: string): string {
   const listed = versionKey(def)
@@ -157,19 +160,24 @@ function unseenWhere(def: TableDef, stage: string): string {
     .join(' AND ');
   return [
     `t.${ident(VALID_TO)} IS NULL`,
-    `t.${ident(VERSION_FROM)} < $2`,
+    `t.${ident(VERSION_FROM)} < w.snap`,
     `(${def.versions!.scope})`,
     `NOT EXISTS (SELECT 1 FROM ${ident(stage)} AS s WHERE ${listed})`,
-    `${keyTextSql(def, 't')} NOT IN (SELECT key FROM _glacier_walk_keys WHERE stream = $3 AND partition_id = $4 AND snapshot_at = $2 AND table_name = '${def.name}')`,
+    `NOT EXISTS (SELECT 1 FROM _glacier_walk_keys AS k WHERE k.stream = w.stream AND k.partition_id = w.pid AND k.snapshot_at = w.snap AND k.table_name = '${def.name}' AND k.key = ${keyTextSql(def, 't')})`,
   ].join(' AND ');
 }
 
-/** Closes those versions at the walk's snapshot (same parameters). */
+/** Closes those versions at their walk's snapshot (same parameters; one walk per statement). */
 export function closeUnseenSql(def: TableDef, stage: string): string {
-  return `UPDATE ${ident(def.name)} AS t SET ${ident(VALID_TO)} = $2 FROM ${WALK} WHERE ${unseenWhere(def, stage)}`;
+  return `UPDATE ${ident(def.name)} AS t SET ${ident(VALID_TO)} = w.snap FROM ${WALKS} WHERE ${unseenWhere(def, stage)}`;
 }
 
-const walkParams = (w: FinishingWalk): DuckDBValue[] => [JSON.stringify(w.params), w.snapshotAt, w.stream, w.partitionId];
+const walksParams = (walks: readonly FinishingWalk[]): DuckDBValue[] => [
+  listValue(walks.map((w) => JSON.stringify(w.params))),
+  listValue(walks.map((w) => BigInt(w.snapshotAt))),
+  listValue(walks.map((w) => w.stream)),
+  listValue(walks.map((w) => w.partitionId)),
+];
 
 /** A walk the commit finishes, as its close needs it. */
 export interface FinishingWalk {

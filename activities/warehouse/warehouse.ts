@@ -665,6 +665,18 @@ export class Warehouse {
     });
   }
 
+  /**
+   * Checkpoints now when the WAL holds anything (on the write queue, with room): the file at rest then
+   * holds every committed row, and the next process to open it replays no WAL. The nightly run ends
+   * with it (retention.ts), so a night's writes are checkpointed while they are few.
+   */
+  settle(): Promise<void> {
+    return this.queue.run(async () => {
+      await this.ensureOpen().catch((error: unknown) => Promise.reject(unopened(error)));
+      await this.checkpointQuietly(true);
+    });
+  }
+
   /** checkpointIfDue after a write; a failure there is the checkpoint's, not the write's (DuckDB tries again at a later commit). */
   private async checkpointQuietly(always = false): Promise<void> {
     try {

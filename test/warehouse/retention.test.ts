@@ -29,8 +29,10 @@ afterAll(async () => {
 });
 
 describe('run record retention', () => {
-  it('keeps everything at 0 days', async () => {
+  it('keeps everything at 0 days, and leaves the file checkpointed (no WAL)', async () => {
+    expect(warehouse.walBytes()).toBeGreaterThan(0);
     expect(await applyRetention(warehouse, { runRecordsDays: 0 })).toEqual({ runRecords: 0 });
+    expect(warehouse.walBytes()).toBe(0);
     expect(await runIds()).toEqual(['a-old', 'b-edge', 'c-new']);
   });
 

@@ -16,7 +16,25 @@ export interface ScalingRow {
   days: number;
   storedRows: number;
   backfill: { seconds: number; cpu: number };
+  /** The measured nights' figures: each phase's CPU, wall and CU the median over them (medianNight). */
   night: NightFigures;
+  /** How many measured nights `night` summarizes (1 when absent: results of earlier runs). */
+  nights?: number;
+}
+
+const median = (values: number[]): number => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** One night standing for several: the one of median total CPU, with every phase's figures the median of all of them. */
+export function medianNight(nights: readonly NightFigures[]): NightFigures {
+  const byCpu = [...nights].sort((a, b) => a.cpu.total - b.cpu.total);
+  const base = byCpu[Math.floor((byCpu.length - 1) / 2)];
+  const phases = Object.fromEntries(
+    PHASES.map((phase) => [phase, { cpuS: median(nights.map((n) => n.phases[phase].cpuS)), wallS: median(nights.map((n) => n.phases[phase].wallS)), cu: median(nights.map((n) => n.phases[phase].cu)), requests: median(nights.map((n) => n.phases[phase].requests)) }]),
+  ) as NightFigures['phases'];
+  return { ...base, phases };
 }
 
 export interface DoneWhen {
@@ -85,7 +103,7 @@ export function nightsTable(nights: NightFigures[]): string {
 export function scalingTable(rows: ScalingRow[]): string {
   const first = rows[0];
   const last = rows.at(-1)!;
-  const head = `| phase | figure | ${rows.map((r) => `${r.scale}x (${r.days} d, ${fmt(r.storedRows)} rows)`).join(' | ')} | ${last.scale}x / ${first.scale}x |`;
+  const head = `| phase | figure | ${rows.map((r) => `${r.scale}x (${r.days} d, ${fmt(r.storedRows)} rows${(r.nights ?? 1) > 1 ? `, median of ${r.nights} nights` : ''})`).join(' | ')} | ${last.scale}x / ${first.scale}x |`;
   const lines = [head, `|---|---|${rows.map(() => '---:').join('|')}|---:|`];
   for (const phase of PHASES) {
     for (const [label, key, digits] of [['CPU s', 'cpuS', 2], ['wall s', 'wallS', 2], ['CU', 'cu', 0]] as const) {

@@ -78,6 +78,9 @@ export type StreamContract = (typeof STREAM_CONTRACTS)[number];
 
 const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
 
+/** Batches a sync sweep runs at once when the config does not say (sweepConcurrency). */
+export const SWEEP_CONCURRENCY = 32;
+
 export const pipelineConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),
   /**
@@ -166,8 +169,10 @@ export const pipelineConfigSchema = z.strictObject({
    * Batches a sync sweep runs at once inside the worker (activities/sweep.ts). A quiet night's batch
    * spends most of its time waiting for the group commit, so more of them share fewer, larger commits;
    * requests stay capped by api.concurrency, and rows wait in memory for at most this many batches.
+   * Absent: SWEEP_CONCURRENCY (no default written into a parsed config, so a config the current code
+   * writes still loads in a release without the key).
    */
-  sweepConcurrency: z.number().int().min(1).max(256).default(32),
+  sweepConcurrency: z.number().int().min(1).max(256).optional(),
   /** Per stream (catalog names, checked by the worker's loader): evolve (default), freeze or discard; see STREAM_CONTRACTS. */
   schemaContracts: z.record(z.string(), z.enum(STREAM_CONTRACTS, { error: () => `expected one of ${STREAM_CONTRACTS.join(', ')}` })).default({}),
   /** Stream names of the catalog (checked, and defaulted to every stream, by the worker's config loader). */

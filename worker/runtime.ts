@@ -13,6 +13,7 @@ import { createSyncCore } from '../activities/sync/index.ts';
 import { streamCosts } from '../activities/sync/streamCosts.ts';
 import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
+import { SWEEP_CONCURRENCY } from '../common/config.ts';
 import type { Logger } from './logger.ts';
 import { lakeDirOf, ownWarehousePath } from './paths.ts';
 import { createShardLedger } from '../activities/shards/shardLedger.ts';
@@ -81,7 +82,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     deps: {
       logger,
       sync,
-      sweepConcurrency: config.sweepConcurrency,
+      sweepConcurrency: config.sweepConcurrency ?? SWEEP_CONCURRENCY,
       exporter: { exportParquet: (input) => exportParquet(warehouse, allTables(), outDir, input, { shard: config.shard }) },
       status: {
         listCheckpoints: () => warehouse.listCheckpoints(),

@@ -1,5 +1,6 @@
 import type { BatchInput, CheckpointView, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
 import type { OwnCursor } from '../streams/ownCursor.ts';
+import type { StoredPart } from '../streams/streamDef.ts';
 
 export type { WalkCursor } from '../../common/activityTypes.ts';
 
@@ -23,6 +24,12 @@ export type { WalkCursor } from '../../common/activityTypes.ts';
  *   mark is this partition's own, so an item another partition stored cannot end the walk early; an
  *   interrupted or restarted walk keeps it until a walk completes; a backfill reads to the end.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
+ *
+ * Where a sync walk reaches the known part of the list, only what is new goes to the batch
+ * (storedPart): the page that meets the mark is read whole for the walk (its keys, identities,
+ * marks, drift), but its items below the mark, or at and after the known item, are not written
+ * again. They are exactly the items the walk takes as stored by ending there: had they been on the
+ * next page, it would not have read them.
  *
  * What only one stream needs rides in cursor.stream, owned by the stream (StreamDecl.cursor, an
  * OwnCursor): a new sync walk starts with what the stream carries over from the stored cursor (a
@@ -87,6 +94,26 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
         return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, stream: carried }) } };
       }
   }
+}
+
+/**
+ * What earlier walks of the partition stored, for a page read with this cursor: the items a sync walk
+ * leaves out of its batch (StoredPart). None for a backfill or a first walk (`full`, no mark), a
+ * range (its overlap is a single key, and address lists have no mark to trust) or a snapshot.
+ * - descending-until-known: the items below the high-water mark. Every complete walk stored its list
+ *   from its top down to the previous mark, so below the mark is stored (the same claim that ends
+ *   the walk there). Items AT the mark are written again unless the stream's keys are unique
+ *   (StreamDecl.uniqueOrderKey): a timestamp or block number is shared by items the last walk may
+ *   not have listed yet. An interrupted walk keeps its mark until it completes, so its resumed or
+ *   restarted pages are cut at the same place.
+ * - snapshot-merge with StreamDecl.identity: the known item (the newest of the last complete walk)
+ *   and everything after it in list order (the list is append-only, newest first). A stream without
+ *   identity ignores it (pn.utxos and pn.validators walk their own way and write what they list).
+ */
+export function storedPart(mode: SyncMode, cursor: WalkCursor): StoredPart | undefined {
+  if (mode === 'descending-until-known') return !cursor.full && cursor.hwm !== undefined ? { below: cursor.hwm } : undefined;
+  if (mode === 'snapshot-merge') return cursor.known !== undefined ? { from: cursor.known } : undefined;
+  return undefined;
 }
 
 /** Position of the walk's next request (-1: unknown, a walk stored before positions were counted). */

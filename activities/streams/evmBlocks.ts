@@ -34,6 +34,5 @@ export const evmBlocks = defineStream({
   sources: [rowsOf(evmBlocksTable)],
   partitions: (config) => config.evmChains.map((c) => ({ stream: 'evm.blocks', id: partitionId('evm.blocks', c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),
   orderKey: (b) => Number(b.blockNumber),
-  // One block per number on a chain: the block at the mark is the one the last walk stored.
-  uniqueOrderKey: true,
+  identity: (b) => b.blockHash,
 });

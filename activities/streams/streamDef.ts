@@ -221,16 +221,14 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    */
   orderKey?(item: T): number | null;
   /**
-   * descending-until-known: no two items of a partition's list share an orderKey (a chain's block
-   * numbers), so the one item at the high-water mark is the item the mark was taken from, stored by
-   * the walk that set it. Without it an item at the mark is written again: keys such as timestamps
-   * repeat, and an item listed after the mark was taken may share it.
-   */
-  uniqueOrderKey?: boolean;
-  /**
-   * snapshot-merge streams whose list is newest-first and append-only (an item never changes once
-   * listed, new items appear on top): a stable identity of an item. A sync walk ends at the page
-   * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
+   * A stable identity of an item (activities/sync/walk.ts).
+   * - snapshot-merge streams whose list is newest-first and append-only (an item never changes once
+   *   listed, new items appear on top): a sync walk ends at the page that lists the newest item of
+   *   the partition's last complete walk.
+   * - descending-until-known: the walk keeps the identities of the items at its top key, so the
+   *   next walk knows which items at the high-water mark are stored (keys such as timestamps repeat:
+   *   an item listed after the mark was taken may share it). Without it every item at the mark is
+   *   written again.
    */
   identity?(item: T): string;
   /**
@@ -242,12 +240,12 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
 
 /**
  * The part of a sync walk's page that earlier walks of the partition stored (activities/sync/walk.ts,
- * storedPart): `below`, the items whose orderKey is under the high-water mark (at it too when the
- * stream's keys are unique); `from`, the item with this identity and every item after it in list
+ * storedPart): `below`, the items whose orderKey is under the high-water mark, and those at it
+ * whose identity is in `at`; `from`, the item with this identity and every item after it in list
  * order. Items without a key, or a stream that declares no orderKey or identity, are never taken
  * for stored.
  */
-export type StoredPart = { below: number } | { from: string };
+export type StoredPart = { below: number; at?: readonly string[] } | { from: string };
 
 /** Rows a page gave to its batches, and what the whole page held. */
 export interface Extracted {
@@ -273,6 +271,8 @@ export interface DrivenPage {
   orderKeys(): number[];
   /** Identities of the items in list order (see StreamDecl.identity). */
   identities(): string[];
+  /** Walk-order key and identity of each item that has both (streams declaring orderKey and identity), in list order. */
+  keyed(): [key: number, id: string][];
   /**
    * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
    * walks stored are left out (values of the whole page, StreamPage.response, are always written).
@@ -393,6 +393,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
       ...(page.cut === true ? { cut: true } : {}),
       orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
       identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
+      keyed: () => (decl.orderKey && decl.identity ? keyedItems(page.items, decl.orderKey, decl.identity) : []),
       extract: (ctx, into, stored) => extract(page, ctx, into, scanned(), stored),
       drift: () => [...scanned().drift.values()],
       keys: () => ({ counts: scanned().keys, items: scanned().items }),
@@ -426,23 +427,33 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
  * each in list order; undefined when every item is new. An item without a key, or a stream without
  * orderKey/identity, counts as new.
  */
-function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity' | 'uniqueOrderKey'>, items: readonly T[], stored: StoredPart): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity'>, items: readonly T[], stored: StoredPart): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const { identity } = decl;
   if ('from' in stored) {
-    const at = decl.identity ? items.findIndex((item) => decl.identity!(item) === stored.from) : -1;
+    const at = identity ? items.findIndex((item) => identity(item) === stored.from) : -1;
     return at < 0 ? undefined : { fresh: items.slice(0, at), stored: items.slice(at) };
   }
   const key = decl.orderKey;
   if (!key) return undefined;
   const { below } = stored;
-  const unique = decl.uniqueOrderKey === true;
+  const at = identity && stored.at?.length ? new Set(stored.at) : undefined;
   const fresh: T[] = [];
   const old: T[] = [];
   for (const item of items) {
     const k = key(item);
-    const isNew = k === null || !Number.isFinite(k) || k > below || (k === below && !unique);
+    const isNew = k === null || !Number.isFinite(k) || k > below || (k === below && !at?.has(identity!(item)));
     (isNew ? fresh : old).push(item);
   }
   return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+function keyedItems<T>(items: readonly T[], orderKey: (item: T) => number | null, identity: (item: T) => string): [number, string][] {
+  const out: [number, string][] = [];
+  for (const item of items) {
+    const k = orderKey(item);
+    if (k !== null && Number.isFinite(k)) out.push([k, identity(item)]);
+  }
+  return out;
 }
 
 type ListItem<R, K extends keyof R> = R[K] extends readonly (infer I)[] ? I : never;

@@ -223,7 +223,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           pending.cut.items += page.items;
         }
         walk = { ...walk, cursor: foldMarks(walk.cursor, page.newest, page.marks, stream.cursor) };
-        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor);
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor, mode === 'descending-until-known' ? page.keyed() : undefined);
         walk = next.walk;
         if (next.complete) {
           await walker.return(undefined);

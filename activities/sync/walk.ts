@@ -102,7 +102,8 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
 /**
  * What earlier walks of the partition stored, for a page read with this cursor: the items a sync walk
  * leaves out of its batch (StoredPart). None for a backfill or a first walk (`full`, no mark), a
- * range (its overlap is a single key, and address lists have no mark to trust) or a snapshot.
+ * range walk (it starts at the last walk's end: only the items at that one key are read again) or a
+ * snapshot-replace walk (it re-reads the state on purpose).
  * - descending-until-known: the items below the high-water mark. Every complete walk stored its list
  *   from its top down to the previous mark, so below the mark is stored (the same claim that ends
  *   the walk there). An item AT the mark is written again unless the cursor names it (markIds): a

@@ -173,11 +173,11 @@ describe('sync walks write only what is new', () => {
     for (const p of partitions) {
       const expected = await expectedWrites(p, cursors.get(p.id)!);
       const written = writtenBy(p);
-      const now_ = await truthKeys(p);
+      const after = await truthKeys(p);
       for (const [table, keys] of expected) {
         expect({ p: p.id, table, keys: [...(written.get(table) ?? [])].sort() }).toEqual({ p: p.id, table, keys: [...keys].sort() });
         // What is new since the last sync is written: every key ground truth gained is among them.
-        const gained = [...(now_.get(table) ?? [])].filter((k) => !before.get(p.id)!.get(table)?.has(k));
+        const gained = [...(after.get(table) ?? [])].filter((k) => !before.get(p.id)!.get(table)?.has(k));
         expect(gained.filter((k) => !keys.has(k))).toEqual([]);
         grown += gained.length;
       }

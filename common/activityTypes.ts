@@ -101,6 +101,10 @@ export interface WalkCursor<S = unknown> {
   walkTop?: number;
   /** descending-until-known: this walk ignores hwm (backfill) */
   full?: boolean;
+  /** descending-until-known: identities of the items at walkTop this walk has read (streams with an identity; at most MARK_IDS) */
+  topIds?: string[];
+  /** descending-until-known: identities of items at hwm that are stored (absent in cursors written before 0.2: every item at the mark is written again) */
+  markIds?: string[];
   /** range */
   from?: number;
   maxSeen?: number;

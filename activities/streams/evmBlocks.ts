@@ -34,4 +34,5 @@ export const evmBlocks = defineStream({
   sources: [rowsOf(evmBlocksTable)],
   partitions: (config) => config.evmChains.map((c) => ({ stream: 'evm.blocks', id: partitionId('evm.blocks', c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),
   orderKey: (b) => Number(b.blockNumber),
+  identity: (b) => b.blockHash,
 });

@@ -177,4 +177,5 @@ export const pnTransactions = defineStream({
     const ts = txTimestamp(t);
     return ts == null ? null : Number(ts);
   },
+  identity: (t) => t.txHash,
 });

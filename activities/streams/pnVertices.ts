@@ -34,4 +34,5 @@ export const pnVertices = defineStream({
       .filter((n) => n.chains.includes('x-chain'))
       .map((n) => ({ stream: 'pn.vertices' as const, id: partitionId('pn.vertices', n.network, 'x-chain'), network: n.network, chain: 'x-chain', params: { network: n.network, blockchainId: 'x-chain' } })),
   orderKey: (v) => (v.vertexHeight == null ? null : Number(v.vertexHeight)),
+  identity: (v) => v.vertexHash,
 });

@@ -93,6 +93,8 @@ export interface TableSource<T> {
   from?: 'items' | 'children' | 'page';
   /** Runs the table's column readers on a stand-in item (unmapped.ts), noting which fields they read. */
   probe?(item: T): void;
+  /** The rows `fill` would add for the page, without adding them (a page's rows are counted whole even when only its new items are written). */
+  count(page: StreamPage<T>, x: PageContext): number;
 }
 
 function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext, keyOf?: (s: S) => object): number {
@@ -120,7 +122,13 @@ const itself = <T>(item: T) => item as object;
 
 /** A table with one row per item (of the pages whose context passes `when`, if given). */
 export function rowsOf<T>(table: TableSpec<T>, when?: (x: PageContext) => boolean): TableSource<T> {
-  return { table, from: 'items', fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x, itself)), probe: (item) => probeColumns(table, item) };
+  return {
+    table,
+    from: 'items',
+    fill: (page, x, out) => (when && !when(x) ? 0 : filler(table, out, page.items, x, itself)),
+    probe: (item) => probeColumns(table, item),
+    count: (page, x) => (when && !when(x) ? 0 : page.items.length),
+  };
 }
 
 /** A child row: an entry of a list inside a parent item, its position in that list, and which list (`tag`). */
@@ -156,12 +164,17 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
     probe(parent) {
       for (const [tag, list] of listsOf(parent)) probeColumns(table, { parent, item: childEntry(list) as I, index: 0, tag });
     },
+    count(page) {
+      let n = 0;
+      for (const parent of page.items) for (const [, entries] of listsOf(parent)) n += entries?.length ?? 0;
+      return n;
+    },
   };
 }
 
 /** A table filled from the whole page (a value beside the item list, e.g. nativeTokenBalance). */
 export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, x: PageContext) => readonly S[]): TableSource<T> {
-  return { table, from: 'page', fill: (page, x, out) => filler(table, out, pick(page, x), x) };
+  return { table, from: 'page', fill: (page, x, out) => filler(table, out, pick(page, x), x), count: (page, x) => pick(page, x).length };
 }
 
 /**
@@ -208,9 +221,14 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    */
   orderKey?(item: T): number | null;
   /**
-   * snapshot-merge streams whose list is newest-first and append-only (an item never changes once
-   * listed, new items appear on top): a stable identity of an item. A sync walk ends at the page
-   * that lists the newest item of the partition's last complete walk (activities/sync/walk.ts).
+   * A stable identity of an item (activities/sync/walk.ts).
+   * - snapshot-merge streams whose list is newest-first and append-only (an item never changes once
+   *   listed, new items appear on top): a sync walk ends at the page that lists the newest item of
+   *   the partition's last complete walk.
+   * - descending-until-known: the walk keeps the identities of the items at its top key, so the
+   *   next walk knows which items at the high-water mark are stored (keys such as timestamps repeat:
+   *   an item listed after the mark was taken may share it). Without it every item at the mark is
+   *   written again.
    */
   identity?(item: T): string;
   /**
@@ -218,6 +236,25 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    * changed (every configured key read already and final), so the walk completes without a request.
    */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor<S>>): boolean;
+}
+
+/**
+ * The part of a sync walk's page that earlier walks of the partition stored (activities/sync/walk.ts,
+ * storedPart): `below`, the items whose orderKey is under the high-water mark, and those at it
+ * whose identity is in `at`; `from`, the item with this identity and every item after it in list
+ * order. Items without a key, or a stream that declares no orderKey or identity, are never taken
+ * for stored.
+ */
+export type StoredPart = { below: number; at?: readonly string[] } | { from: string };
+
+/** Rows a page gave to its batches, and what the whole page held. */
+export interface Extracted {
+  /** Rows appended to the batches (every table). */
+  rows: number;
+  /** Items those rows came from. */
+  items: number;
+  /** Rows the whole page holds, the items left out as stored included (what the run record counts). */
+  held: number;
 }
 
 /** A fetched page as the generic driver sees it: what the walk needs, and the page's rows on demand. */
@@ -234,8 +271,13 @@ export interface DrivenPage {
   orderKeys(): number[];
   /** Identities of the items in list order (see StreamDecl.identity). */
   identities(): string[];
-  /** Appends the page's rows to the column batches (by table name); returns the rows added. */
-  extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>): number;
+  /** Walk-order key and identity of each item that has both (streams declaring orderKey and identity), in list order. */
+  keyed(): [key: number, id: string][];
+  /**
+   * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
+   * walks stored are left out (values of the whole page, StreamPage.response, are always written).
+   */
+  extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, stored?: StoredPart): Extracted;
   /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
   drift(): DriftSeen[];
   /** Top-level keys of the page's items: how many items sent each, and of how many (missing_field drift). */
@@ -317,13 +359,23 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
   const keeper = decl.sources.find((s) => s.from === 'items');
   let tree: FieldNode | undefined;
   const scanOf = (page: StreamPage<T, M>): PageScan => scanItems(page.items, (tree ??= fieldTreeOf(decl)));
-  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, scan?: PageScan): number => {
+  const extract = (page: StreamPage<T, M>, ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, scan?: PageScan, stored?: StoredPart): Extracted => {
     const x = pageContext(ctx);
+    // The unmapped fields are found over the whole page (drift counts what the page held), keyed by item: a kept item finds its own.
     const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
     const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
+    const split = stored === undefined ? undefined : splitStored(decl, page.items, stored);
+    const written = split === undefined ? page : { ...page, items: split.fresh };
+    const left = split === undefined ? undefined : { ...page, items: split.stored };
     let rows = 0;
-    for (const source of decl.sources) rows += source.fill(page, source === keeper || source.from === 'children' ? kept : x, into.get(source.table.name)!);
-    return rows;
+    let held = 0;
+    for (const source of decl.sources) {
+      const whole = source.from === 'page';
+      const n = source.fill(whole ? page : written, source === keeper || source.from === 'children' ? kept : x, into.get(source.table.name)!);
+      rows += n;
+      held += n + (left === undefined || whole ? 0 : source.count(left, x));
+    }
+    return { rows, items: written.items.length, held };
   };
   const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
     const batches = emptyBatches(tables);
@@ -341,7 +393,8 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
       ...(page.cut === true ? { cut: true } : {}),
       orderKeys: () => (decl.orderKey ? page.items.map((i) => decl.orderKey!(i)).filter((k): k is number => k !== null && Number.isFinite(k)) : []),
       identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
-      extract: (ctx, into) => extract(page, ctx, into, scanned()),
+      keyed: () => (decl.orderKey && decl.identity ? keyedItems(page.items, decl.orderKey, decl.identity) : []),
+      extract: (ctx, into, stored) => extract(page, ctx, into, scanned(), stored),
       drift: () => [...scanned().drift.values()],
       keys: () => ({ counts: scanned().keys, items: scanned().items }),
       rows: (ctx) => normalize(page, ctx),
@@ -367,6 +420,40 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     fields: () => (tree ??= fieldTreeOf(decl)),
     fetch: async (client, partition, state) => drive(await fetchPage(client, partition, state as FetchState<S>)),
   };
+}
+
+/**
+ * A page's items split into those no earlier walk stored (`fresh`) and those one did (StoredPart),
+ * each in list order; undefined when every item is new. An item without a key, or a stream without
+ * orderKey/identity, counts as new.
+ */
+function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity'>, items: readonly T[], stored: StoredPart): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const { identity } = decl;
+  if ('from' in stored) {
+    const at = identity ? items.findIndex((item) => identity(item) === stored.from) : -1;
+    return at < 0 ? undefined : { fresh: items.slice(0, at), stored: items.slice(at) };
+  }
+  const key = decl.orderKey;
+  if (!key) return undefined;
+  const { below } = stored;
+  const at = identity && stored.at?.length ? new Set(stored.at) : undefined;
+  const fresh: T[] = [];
+  const old: T[] = [];
+  for (const item of items) {
+    const k = key(item);
+    const isNew = k === null || !Number.isFinite(k) || k > below || (k === below && !at?.has(identity!(item)));
+    (isNew ? fresh : old).push(item);
+  }
+  return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+function keyedItems<T>(items: readonly T[], orderKey: (item: T) => number | null, identity: (item: T) => string): [number, string][] {
+  const out: [number, string][] = [];
+  for (const item of items) {
+    const k = orderKey(item);
+    if (k !== null && Number.isFinite(k)) out.push([k, identity(item)]);
+  }
+  return out;
 }
 
 type ListItem<R, K extends keyof R> = R[K] extends readonly (infer I)[] ? I : never;

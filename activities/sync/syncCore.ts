@@ -16,7 +16,7 @@ import type { TableDef } from '../warehouse/tableDef.ts';
 import type { ResolvedConfig } from '../../common/config.ts';
 import type { Logger } from '../../common/logger.ts';
 import type { BatchInput, BatchResult, CheckpointView, PartitionSpec, PlanInput } from '../../common/activityTypes.ts';
-import { advanceWalk, countWalk, foldMarks, mayRestartWalk, restartWalk, startWalk, walkPosition, type Walk } from './walk.ts';
+import { advanceWalk, countWalk, foldMarks, mayRestartWalk, restartWalk, startWalk, storedPart, walkPosition, type Walk } from './walk.ts';
 
 export interface SyncCoreDeps {
   client: StreamClient;
@@ -112,6 +112,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let totalPages = previous?.pages ?? 0;
     let pages = 0;
     let rows = 0;
+    // Items this batch gave to the warehouse (rows counts what the pages held).
+    let written = 0;
     const contract = config.schemaContracts?.[partition.stream] ?? 'evolve';
     const ctx = { partition, runId: input.runId, snapshotAt: walk.cursor.snapshotAt ?? input.snapshotAt, contract };
     // The stream's baseline of top-level fields (missing_field drift), read once per batch from the warehouse's cache.
@@ -210,7 +212,10 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         }
         mergeDrift(pending.drift, drift);
         notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync' && baseline.has(WALKED));
-        pending.rows += page.extract(ctx, pending.byTable);
+        // Only the items no earlier walk stored are written (walk.ts, storedPart); the run still counts the page's rows whole.
+        const extracted = page.extract(ctx, pending.byTable, input.mode === 'sync' ? storedPart(mode, walk.cursor) : undefined);
+        pending.rows += extracted.held;
+        written += extracted.items;
         pending.pages += 1;
         pending.items += page.items;
         if (page.cut === true) {
@@ -218,12 +223,12 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           pending.cut.items += page.items;
         }
         walk = { ...walk, cursor: foldMarks(walk.cursor, page.newest, page.marks, stream.cursor) };
-        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor);
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor, mode === 'descending-until-known' ? page.keyed() : undefined);
         walk = next.walk;
         if (next.complete) {
           await walker.return(undefined);
           await flush(true);
-          log.debug({ pages, rows }, 'walk complete');
+          log.debug({ pages, rows, written }, 'walk complete');
           return { done: true, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
         }
         // A batch of wide or large pages (5,000 holders a page) commits as it goes, so no commit

@@ -1,5 +1,7 @@
 import type { BatchInput, CheckpointView, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
 import type { OwnCursor } from '../streams/ownCursor.ts';
+import type { StoredPart } from '../streams/streamDef.ts';
+import { union } from '../streams/ownCursor.ts';
 
 export type { WalkCursor } from '../../common/activityTypes.ts';
 
@@ -10,7 +12,9 @@ export type { WalkCursor } from '../../common/activityTypes.ts';
  * - descending-until-known: cursor { hwm, walkTop }. A walk starts at the newest page and ends when
  *   a page reaches below the high-water mark (or the list ends). Only then is hwm raised to the walk's
  *   top; until then the top rides in walkTop, so an interrupted walk resumes (page token) or restarts
- *   (from the top) without ever skipping the stretch between the old hwm and the new top.
+ *   (from the top) without ever skipping the stretch between the old hwm and the new top. A stream
+ *   with StreamDef.identity also keeps which items at the top it read (topIds, then markIds beside
+ *   hwm): the items at the mark that are stored, since keys such as timestamps repeat.
  * - range: cursor { from, maxSeen }. A walk lists [from, end); when it ends, the next walk starts at
  *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not).
  * - snapshot-merge / snapshot-replace: cursor { snapshotAt }. A run re-reads the whole list; a
@@ -23,6 +27,12 @@ export type { WalkCursor } from '../../common/activityTypes.ts';
  *   mark is this partition's own, so an item another partition stored cannot end the walk early; an
  *   interrupted or restarted walk keeps it until a walk completes; a backfill reads to the end.
  * Every mode records the run that completed the walk, so a retried batch of a finished run is a no-op.
+ *
+ * Where a sync walk reaches the known part of the list, only what is new goes to the batch
+ * (storedPart): the page that meets the mark is read whole for the walk (its keys, identities,
+ * marks, drift), but its items below the mark, or at and after the known item, are not written
+ * again. They are exactly the items the walk takes as stored by ending there: had they been on the
+ * next page, it would not have read them.
  *
  * What only one stream needs rides in cursor.stream, owned by the stream (StreamDecl.cursor, an
  * OwnCursor): a new sync walk starts with what the stream carries over from the stored cursor (a
@@ -70,7 +80,7 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
   switch (mode) {
     case 'descending-until-known':
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
-      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn({ hwm: prev.hwm, runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined }) } };
+      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn({ hwm: prev.hwm, ...(prev.markIds ? { markIds: prev.markIds } : {}), runId: input.runId, full: input.mode === 'backfill' || prev.hwm === undefined }) } };
     case 'range': {
       if (incomplete) return { kind: 'walk', walk: { pageToken: previous.pageToken, cursor: { ...prev, runId: input.runId } } };
       // A closed range (it had its end when its last walk began) walked to the end has nothing new: the chain is final below the head.
@@ -87,6 +97,30 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
         return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, stream: carried }) } };
       }
   }
+}
+
+/**
+ * What earlier walks of the partition stored, for a page read with this cursor: the items a sync walk
+ * leaves out of its batch (StoredPart). None for a backfill or a first walk (`full`, no mark), a
+ * range walk (it starts at the last walk's end: only the items at that one key are read again) or a
+ * snapshot-replace walk (it re-reads the state on purpose).
+ * - descending-until-known: the items below the high-water mark. Every complete walk stored its list
+ *   from its top down to the previous mark, so below the mark is stored (the same claim that ends
+ *   the walk there). An item AT the mark is written again unless the cursor names it (markIds): a
+ *   timestamp or block number is shared by items the last walk may not have listed yet. An
+ *   interrupted walk keeps its mark until it completes, so its resumed or restarted pages are cut at
+ *   the same place.
+ * - snapshot-merge with StreamDecl.identity: the known item (the newest of the last complete walk)
+ *   and everything after it in list order (the list is append-only, newest first). A stream without
+ *   identity ignores it (pn.utxos and pn.validators walk their own way and write what they list).
+ */
+export function storedPart(mode: SyncMode, cursor: WalkCursor): StoredPart | undefined {
+  if (mode === 'descending-until-known') {
+    if (cursor.full || cursor.hwm === undefined) return undefined;
+    return cursor.markIds?.length ? { below: cursor.hwm, at: cursor.markIds } : { below: cursor.hwm };
+  }
+  if (mode === 'snapshot-merge') return cursor.known !== undefined ? { from: cursor.known } : undefined;
+  return undefined;
 }
 
 /** Position of the walk's next request (-1: unknown, a walk stored before positions were counted). */
@@ -131,22 +165,51 @@ const defined = (c: WalkCursor): WalkCursor => Object.fromEntries(Object.entries
 const maxOf = (a: number | undefined, keys: number[]) => (keys.length === 0 ? a : Math.max(a ?? -Infinity, ...keys));
 
 /**
- * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
- * page's items, in list order (only for streams with StreamDef.identity).
+ * Identities kept of the items at one key (the walk's top, then the mark). A block of thousands of
+ * transactions keeps the first ones: a list names items that are stored, not all of them, and an
+ * item it leaves out is only written again.
  */
-export function advanceWalk(mode: SyncMode, walk: Walk, keys: number[], nextPageToken: string | undefined, ids: string[] = [], own?: OwnCursor): { walk: Walk; complete: boolean } {
+export const MARK_IDS = 100;
+
+/** Identities of the items at `top`: those kept at `prevTop` (if the same key) and those of this page. */
+function idsAt(top: number | undefined, prevTop: number | undefined, prevIds: string[] | undefined, keyed: readonly [number, string][]): string[] | undefined {
+  if (top === undefined) return undefined;
+  return capped(union(prevTop === top ? prevIds : undefined, keyed.filter(([k]) => k === top).map(([, id]) => id)));
+}
+
+const capped = (ids: string[]): string[] | undefined => (ids.length === 0 ? undefined : ids.slice(0, MARK_IDS));
+
+/**
+ * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
+ * page's items, in list order, and `keyed`: the walk-order key and identity of each item that has
+ * both (only for streams with StreamDef.identity).
+ */
+export function advanceWalk(
+  mode: SyncMode,
+  walk: Walk,
+  keys: number[],
+  nextPageToken: string | undefined,
+  ids: string[] = [],
+  own?: OwnCursor,
+  keyed: readonly [number, string][] = [],
+): { walk: Walk; complete: boolean } {
   const c = walk.cursor;
   // What a complete walk leaves of the stream's own part for the next walk.
   const settled = () => (c.stream === undefined || own === undefined ? c.stream : own.settle(c.stream));
   switch (mode) {
     case 'descending-until-known': {
       const walkTop = maxOf(c.walkTop, keys);
+      const topIds = idsAt(walkTop, c.walkTop, c.topIds, keyed);
       const met = !c.full && c.hwm !== undefined && keys.some((k) => k < c.hwm!);
       if (met || nextPageToken === undefined) {
         const hwm = maxOf(c.hwm, walkTop === undefined ? [] : [walkTop]);
-        return { complete: true, walk: { pageToken: null, cursor: defined({ hwm, runId: c.runId, stream: settled() }) } };
+        // Every item at the top this walk read is stored once it completes: written by it, or stored
+        // before (the mark's own items). A top below the old mark (or none) leaves the mark's ids.
+        let markIds = c.markIds;
+        if (walkTop !== undefined && walkTop === hwm) markIds = walkTop === c.hwm ? capped(union(c.markIds, topIds ?? [])) : topIds;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ hwm, markIds, runId: c.runId, stream: settled() }) } };
       }
-      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop, page: (c.page ?? 0) + 1 } } };
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop, topIds, page: (c.page ?? 0) + 1 } } };
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);

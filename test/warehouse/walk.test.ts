@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchInput, CheckpointView } from '../../activities/sync/types.ts';
 import type { OwnCursor } from '../../activities/streams/ownCursor.ts';
-import { advanceWalk, countWalk, foldMarks, mayRestartWalk, readCursor, restartWalk, startWalk, walkPosition, type Walk } from '../../activities/sync/walk.ts';
+import { advanceWalk, countWalk, foldMarks, MARK_IDS, mayRestartWalk, readCursor, restartWalk, startWalk, storedPart, walkPosition, type Walk } from '../../activities/sync/walk.ts';
 
 /** The walk state machine of each sync mode (pure). */
 
@@ -39,6 +39,47 @@ describe('descending-until-known', () => {
     if (resumed.kind !== 'walk') return;
     // A checkpoint without a position (stored before positions were counted): position unknown.
     expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { hwm: 50, walkTop: 70, runId: 'r2', page: 0, staleAt: -1 } });
+  });
+
+  it('names the items at its top (streams with an identity), so the next sync knows which items at the mark are stored', () => {
+    const s = startWalk('descending-until-known', undefined, input({ mode: 'backfill' }), 0);
+    if (s.kind !== 'walk') throw new Error();
+    expect(storedPart('descending-until-known', s.walk.cursor)).toBeUndefined();
+    // Keys repeat (timestamps): the top key 99 spills over onto the second page.
+    const a = advanceWalk('descending-until-known', s.walk, [99, 99], 't1', [], undefined, [[99, 'x'], [99, 'y']]);
+    expect(a.walk.cursor).toMatchObject({ walkTop: 99, topIds: ['x', 'y'] });
+    const b = advanceWalk('descending-until-known', a.walk, [99, 98], undefined, [], undefined, [[99, 'z'], [98, 'w']]);
+    expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { hwm: 99, markIds: ['x', 'y', 'z'], runId: 'r2' } } });
+
+    // The next sync carries them: below the mark is stored, and at it the named items.
+    const next = startWalk('descending-until-known', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3' }), 0);
+    if (next.kind !== 'walk') throw new Error();
+    expect(storedPart('descending-until-known', next.walk.cursor)).toEqual({ below: 99, at: ['x', 'y', 'z'] });
+    // Nothing new but an item listed since at the same key: the mark names it too.
+    const same = advanceWalk('descending-until-known', next.walk, [99, 99, 98], 't', [], undefined, [[99, 'v'], [99, 'x'], [98, 'w']]);
+    expect(same.walk.cursor).toEqual({ hwm: 99, markIds: ['x', 'y', 'z', 'v'], runId: 'r3' });
+    // New items above: the mark moves and names the items at the new top only.
+    const up = advanceWalk('descending-until-known', next.walk, [101, 100, 98], 't', [], undefined, [[101, 'n'], [100, 'm'], [98, 'w']]);
+    expect(up.walk.cursor).toEqual({ hwm: 101, markIds: ['n'], runId: 'r3' });
+    // An empty list leaves the mark and its names.
+    expect(advanceWalk('descending-until-known', next.walk, [], undefined).walk.cursor).toEqual({ hwm: 99, markIds: ['x', 'y', 'z'], runId: 'r3' });
+  });
+
+  it('a cursor without names (written before them, or a stream without identity) stores nothing at the mark; the names are capped', () => {
+    expect(storedPart('descending-until-known', { hwm: 50, runId: 'r1' })).toEqual({ below: 50 });
+    const s = startWalk('descending-until-known', cp({ cursor: { hwm: 50, runId: 'r1' } }), input(), 0);
+    if (s.kind !== 'walk') throw new Error();
+    expect(s.walk.cursor).toEqual({ hwm: 50, runId: 'r2', full: false });
+    expect(advanceWalk('descending-until-known', s.walk, [52, 49], undefined).walk.cursor).toEqual({ hwm: 52, runId: 'r2' });
+    // A block of many transactions: the first MARK_IDS are named, the others are written again next time.
+    const many = Array.from({ length: MARK_IDS + 5 }, (_, i): [number, string] => [60, `t${i}`]);
+    const big = advanceWalk('descending-until-known', s.walk, [...many.map(([k]) => k), 49], undefined, [], undefined, many);
+    expect(big.walk.cursor.markIds).toEqual(many.slice(0, MARK_IDS).map(([, id]) => id));
+    // Ranges and snapshot-replace never leave anything out; snapshot-merge from its known item.
+    expect(storedPart('range', { from: 5, runId: 'r' })).toBeUndefined();
+    expect(storedPart('snapshot-replace', { snapshotAt: 1 })).toBeUndefined();
+    expect(storedPart('snapshot-merge', { snapshotAt: 1, known: 'k' })).toEqual({ from: 'k' });
+    expect(storedPart('snapshot-merge', { snapshotAt: 1 })).toBeUndefined();
   });
 
   it('a finished walk of the same run is not walked again', () => {

@@ -55,4 +55,5 @@ export const chainTransactions = (name: StreamName, { status, optIn }: { status?
     sources: [rowsOf(evmTransactionsTable)],
     partitions: (config) => config.evmChains.map((c) => ({ stream: name, id: partitionId(name, c.chainId), chain: c.chainId, params: { chainId: c.chainId } })),
     orderKey: (t) => (t.blockNumber == null ? null : Number(t.blockNumber)),
+    identity: (t) => t.txHash,
   });

@@ -11,6 +11,7 @@
  *   npm run bench:nights -- --nights 5 --days 3 --scaling-days 1 --scaling 1,10 --skip-idle
  *   --scaling-nights 3: measured nights per scaling world after its warm-up (each phase: their median)
  *   npm run bench:nights -- --memory-limit 128MB      every world's warehouse.memoryLimit
+ *   npm run bench:nights -- --sweep-concurrency 8     every world's sweepConcurrency
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
  *                                                     (also --checks; "none": no checks command)
  *
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     'night-timeout': { type: 'string', default: '600' },
     /** warehouse.memoryLimit of every world's config (default: the product's, 64MB). */
     'memory-limit': { type: 'string' },
+    /** sweepConcurrency of every world's config (default: the product's, 32). */
+    'sweep-concurrency': { type: 'string' },
     'data-dir': { type: 'string', default: join(ROOT, 'data', 'bench-nights') },
     'skip-nights': { type: 'boolean', default: false },
     'skip-scaling': { type: 'boolean', default: false },
@@ -77,8 +80,10 @@ const CHECKS = values.checks.trim() === 'none' || values.checks.trim() === '' ? 
 const DATA_DIR = resolve(values['data-dir']);
 const MEMORY_LIMIT = values['memory-limit'];
 /** The config changes every world of the bench gets. */
+const SWEEP = values['sweep-concurrency'] === undefined ? undefined : int('sweep-concurrency', values['sweep-concurrency'], 1);
 const tune = (config: PipelineConfig) => {
   if (MEMORY_LIMIT) config.warehouse = { ...config.warehouse, memoryLimit: MEMORY_LIMIT };
+  if (SWEEP !== undefined) config.sweepConcurrency = SWEEP;
 };
 const NIGHT_TIMEOUT_MS = int('night-timeout', values['night-timeout'], 1) * 1000;
 const TABLE_AT = [1, 10, 100, 365];
@@ -321,7 +326,7 @@ function doneWhen(results: NightsResults): DoneWhen[] {
 }
 
 mkdirSync(DATA_DIR, { recursive: true });
-const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS, scalingNights: SCALING_NIGHTS, memoryLimit: MEMORY_LIMIT ?? 'default (64MB)' }, doneWhen: [] };
+const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS, scalingNights: SCALING_NIGHTS, memoryLimit: MEMORY_LIMIT ?? 'default (64MB)', sweepConcurrency: SWEEP ?? 'default (32)' }, doneWhen: [] };
 try {
   if (!values['skip-nights']) results.nights = await runNights();
   if (!values['skip-idle']) results.idle = await runIdle();

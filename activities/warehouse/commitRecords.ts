@@ -1,5 +1,5 @@
 import { BOOLEAN, DOUBLE, LIST, listValue, VARCHAR, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import type { CheckpointWrite, RunRecord, SnapshotWalkRecord } from './warehouse.ts';
+import type { CheckpointWrite, RunRecord, SnapshotWalkRecord } from './commitInput.ts';
 
 /**
  * The bookkeeping rows of a commit's batches (checkpoint, run record, finished snapshot walk, field

@@ -19,7 +19,7 @@ import { sqlFile } from './sqlFile.ts';
 import { stagingDuckDBType, stagingSqlType } from './stagingTypes.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 import type { DriftSeen, FieldPresence } from './driftRecord.ts';
-import type { CheckpointWrite, RunRecord, SnapshotWalkRecord } from './commitInput.ts';
+import type { CheckpointWrite, RunCost, RunRecord, SnapshotWalkRecord } from './commitInput.ts';
 
 export type { CheckpointWrite, RunCost, RunRecord, SnapshotWalkRecord } from './commitInput.ts';
 

@@ -79,7 +79,7 @@ export type StreamContract = (typeof STREAM_CONTRACTS)[number];
 const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
 
 /** Batches a sync sweep runs at once when the config does not say (sweepConcurrency). */
-export const SWEEP_CONCURRENCY = 32;
+export const SWEEP_CONCURRENCY = 16;
 
 export const pipelineConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),

@@ -55,7 +55,7 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
     ? []
     : [
         ...(touch.size
-          ? [`UPDATE ${t} AS t SET ${[...touch].map((c) => `${ident(c)} = s.${ident(c)}`).join(', ')} FROM ${s} AS s WHERE ${[keyMatch, ...valuesOf(held)].join(' AND ')}`]
+          ? [`UPDATE ${t} AS t SET ${[...touch].map((c) => `${ident(c)} = s.${ident(c)}`).join(', ')} FROM ${s} AS s WHERE ${[keyMatch, ...valuesOf(held), `(${[...touch].map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ')})`].join(' AND ')}`]
           : []),
         `DELETE FROM ${s} AS s USING ${t} AS t WHERE ${[keyMatch, ...valuesOf(def.columns)].join(' AND ')}`,
       ];

@@ -142,10 +142,20 @@ class TableWriter {
     readonly def: TableDef,
     private readonly suffix: string,
   ) {
+    // Deferred columns (lake layout 3) are NULL in the files for the rows they concern, and the
+    // fingerprint hashes the same projection: a later spend or reward leaves the partition as it was.
+    const deferred = new Set(def.export.deferred?.columns ?? []);
+    const value = (c: TableDef['columns'][number]) => (deferred.has(c.name) ? `CASE WHEN ${def.export.deferred!.where} THEN NULL ELSE ${ident(c.name)} END` : ident(c.name));
     const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
-    this.select = fileColumns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name))).join(', ');
-    const rowHash = `hash(${def.columns.map((c) => ident(c.name)).join(', ')})`;
+    this.select = fileColumns.map((c) => `${c.type === 'HUGEINT' ? `CAST(${value(c)} AS DECIMAL(38,0))` : value(c)} AS ${ident(c.name)}`).join(', ');
+    const rowHash = `hash(${def.columns.map(value).join(', ')})`;
     this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
+  }
+
+  /** The relation the table's rows come from: the warehouse table, or a lake-only table's SELECT (TableDef.lakeSource). */
+  from(alias?: string): string {
+    if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
+    return alias ? `${ident(this.def.name)} AS ${alias}` : ident(this.def.name);
   }
 
   /**
@@ -189,7 +199,7 @@ class TableWriter {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
-    await this.conn.run(`COPY (SELECT ${this.select} FROM ${ident(this.def.name)} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
   }
 }
 
@@ -199,7 +209,7 @@ async function fingerprintAll(conn: DuckDBConnection, w: TableWriter, known: Map
   const groupCols = keys.map((k, i) => `${k.expr} AS p${i}`).join(', ');
   const fingerprints = (
     await conn.runAndReadAll(
-      `SELECT ${groupCols ? `${groupCols}, ` : ''}${w.fingerprint} FROM ${ident(w.def.name)}${keys.length ? ` GROUP BY ${keys.map((_, i) => `p${i}`).join(', ')}` : ''}`,
+      `SELECT ${groupCols ? `${groupCols}, ` : ''}${w.fingerprint} FROM ${w.from()}${keys.length ? ` GROUP BY ${keys.map((_, i) => `p${i}`).join(', ')}` : ''}`,
     )
   ).getRowObjectsJS();
 
@@ -237,14 +247,14 @@ async function markedFingerprints(conn: DuckDBConnection, w: TableWriter, parts:
     const branches = parts.map(([, values], i) => {
       const filter = partitionFilter(w.def, values, 'day', params.length);
       params.push(...filter.params);
-      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${ident(w.def.name)} WHERE ${filter.where}`;
+      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${w.from()} WHERE ${filter.where}`;
     });
     for (const fp of (await conn.runAndReadAll(branches.join('\nUNION ALL\n'), params)).getRowObjectsJS()) out.set(parts[Number(fp.i)][0], { n: fp.n, h: fp.h });
     return out;
   }
   const keys = partitionColumns(w.def, 't');
   const { where, params } = partitionsFilter(w.def, parts.map(([, values]) => values), 't');
-  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${ident(w.def.name)} AS t WHERE ${where} GROUP BY ALL`;
+  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${w.from('t')} WHERE ${where} GROUP BY ALL`;
   for (const fp of (await conn.runAndReadAll(sql, params)).getRowObjectsJS()) {
     out.set(partitionPath(w.def, keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])))), { n: fp.n, h: fp.h });
   }
@@ -359,6 +369,11 @@ interface Mark {
   seq: bigint;
 }
 
+/** The tables of the lake, in export order: each catalog table then the lake-only tables derived from it, and the finished snapshot walks. */
+export function lakeTables(catalog: readonly TableDef[]): TableDef[] {
+  return [...catalog.flatMap((d) => [d, ...(d.lakeDerived ?? [])]), snapshotWalksExport];
+}
+
 /**
  * Exports the catalog's tables (all, or `tables`) and the finished snapshot walks to hive-partitioned
  * Parquet under outDir. The caller passes the catalog (allTables() of activities/streams/catalog.ts):
@@ -366,7 +381,7 @@ interface Mark {
  */
 export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
-  const defs = [...catalog, snapshotWalksExport].filter((t) => !options.tables || options.tables.includes(t.name));
+  const defs = lakeTables(catalog).filter((t) => !options.tables || options.tables.includes(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   ensureLakeLayout(root);
@@ -393,6 +408,8 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     const updates: { table: string; path: string; fingerprint: string; rows: number }[] = [];
     const removals: { table: string; path: string }[] = [];
     const cleared: Mark[] = [];
+    const fullBases = new Set<string>();
+    const baseOf = new Map(catalog.flatMap((b) => (b.lakeDerived ?? []).map((d) => [d.name, b.name] as const)));
     for (const def of defs) {
       const known = new Map(state.filter((s) => s.table_name === def.name).map((s) => [String(s.partition_path), String(s.fingerprint)]));
       const own = marks.filter((m) => m.table === def.name);
@@ -400,7 +417,14 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       const w = new TableWriter(conn, def, suffix);
       const gens = new TableGenerations(root, def.name, owner);
       gens.cleanBuilds();
-      const full = options.full || layouts.get(def.name) !== layoutSignature(def) || values.some((v) => v === undefined) || (gens.latest() === undefined && (known.size > 0 || gens.entry().kind === 'dir'));
+      // A lake-only table is derived again whenever its base table is (a new layout, a lake converted).
+      const full =
+        options.full ||
+        layouts.get(def.name) !== layoutSignature(def) ||
+        values.some((v) => v === undefined) ||
+        (gens.latest() === undefined && (known.size > 0 || gens.entry().kind === 'dir')) ||
+        (def.lakeSource !== undefined && fullBases.has(baseOf.get(def.name) ?? ''));
+      if (full) fullBases.add(def.name);
       if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
       const marked = full ? undefined : await fingerprintMarked(conn, w, known, values as (string | null)[][]);
       const r = marked ?? (await fingerprintAll(conn, w, known));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * without it is version 1. A layout change is "add a step and bump", as for the warehouse
  * (activities/warehouse/schemaVersion.ts); the file is rewritten only after every step ran.
  */
-export const LAKE_LAYOUT_VERSION = 2;
+export const LAKE_LAYOUT_VERSION = 3;
 export const LAKE_VERSION_FILE = '_glacier_lake.json';
 
 export interface LakeStep {
@@ -24,6 +24,15 @@ export const LAKE_STEPS: readonly LakeStep[] = [
     // conversion needs the warehouse: each table whose entry is still a directory is rewritten by the
     // export into its first generation, which then replaces the directory (lakeGenerations.ts).
     summary: 'tables become links to generations; hive keys month= instead of date=; past months compacted',
+    run: () => undefined,
+  },
+  {
+    version: 3,
+    // Recorded before the conversion, as step 2. The conversion is the export's: the tables with
+    // deferred columns (pn_transaction_utxos, pn_transactions) have a new layout signature, so their
+    // next export takes the full path (spend and reward columns written NULL where deferred), and the
+    // lake-only tables derived from them (pn_utxo_spends, pn_transaction_rewards) are written whole.
+    summary: 'spends of emitted UTXOs and staking rewards in lake-only tables dated by when they happened (pn_utxo_spends, pn_transaction_rewards)',
     run: () => undefined,
   },
 ];

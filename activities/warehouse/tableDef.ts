@@ -57,6 +57,17 @@ export interface VersionsSpec {
 export interface ExportLayout {
   partitionBy: string[];
   dateFrom?: string;
+  /**
+   * Columns a later fact sets on rows stored earlier (a spend, a reward): the lake writes them NULL for
+   * the rows `where` (SQL over the table's columns) selects, and a derived lake table (`lakeDerived`),
+   * dated by when the fact happened, holds them, so the fact does not rewrite the old row's file.
+   */
+  deferred?: {
+    columns: string[];
+    where: string;
+    /** The file under sql/ that reads the table back whole from the lake: {base} names its files, {<derived table>} each derived table's. */
+    view: string;
+  };
 }
 
 export interface TableDef {
@@ -81,12 +92,21 @@ export interface TableDef {
    * consumes), so incremental walks that never re-read old items still match the API.
    */
   afterMerge?: string[];
+  /** Files under sql/ run before this table's merge (same transaction, `{stage}` as above): marks of what the merge replaces, read while the stored rows are still there. */
+  beforeMerge?: string[];
   /**
    * Columns that say when a run last listed the row (last_seen_at), not what it holds (upsert only). A
    * merge writes a row whose other values are unchanged by updating these columns in place, not by
    * deleting and inserting the whole row (mergeSql.ts).
    */
   touch?: string[];
+  /**
+   * Lake-only tables derived from this one (no warehouse table): the export writes them beside it from
+   * their `lakeSource`, and readers join them back (activities/warehouse/lakeViews.ts).
+   */
+  lakeDerived?: TableDef[];
+  /** A lake-only table: the file under sql/ whose SELECT gives its rows (columns as `columns` lists). */
+  lakeSource?: string;
 }
 
 export type CellValue = string | bigint | number | boolean | string[] | null;

@@ -423,7 +423,8 @@ export class Warehouse {
             const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
             const merge = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-            const statements = [...(moved ? [moved] : []), ...merge, ...(table.afterMerge ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage))), `DELETE FROM ${ident(stage)}`];
+            const followUp = (files: string[] | undefined) => (files ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage)));
+            const statements = [...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`];
             for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
             await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
           }

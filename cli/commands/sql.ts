@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { allTables } from '../../activities/streams/catalog.ts';
+import { lakeTables } from '../../activities/warehouse/export.ts';
+import { createLakeViews } from '../../activities/warehouse/lakeViews.ts';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { lakeDirOf, warehousePath } from '../../worker/paths.ts';
@@ -28,10 +30,8 @@ async function openForQuery(config: { dataDir: string; lakeDir?: string; shards:
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
   // Each table's link is resolved once: every view reads one whole generation, even if an export
   // publishes the next one while the session runs (the previous generation stays until the swap after).
-  for (const table of readdirSync(dir, { withFileTypes: true }).filter((d) => (d.isDirectory() || d.isSymbolicLink()) && /^[a-z0-9_]+$/.test(d.name))) {
-    const glob = join(realpathSync(join(dir, table.name)), '**', '*.parquet').replaceAll("'", "''");
-    await connection.run(`CREATE VIEW "${table.name}" AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true)`);
-  }
+  // Tables whose spends and rewards live in lake-only tables read them back joined (lakeViews.ts).
+  await createLakeViews(connection, dir, lakeTables(allTables()));
   return { connection, source: sharded ? `${dir} (Parquet lake of shards ${config.shards.join(', ')})` : `${dir} (Parquet export; the warehouse file is in use by a worker)` };
 }
 

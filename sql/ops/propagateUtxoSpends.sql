@@ -6,15 +6,23 @@
 -- only an X/C-chain spend carries). consuming_block_timestamp is the spend's time in both shapes.
 -- The partitions of the rows the two updates change go to the next export (activities/warehouse/lakeKeys.ts):
 -- for pn_utxos both the stored row's and the one it takes from the spend (its block time may differ).
+-- Lake layout 3: the lake's pn_transaction_utxos files hold an emitted row's spend columns NULL and
+-- pn_utxo_spends holds them, dated by the spend's day (sql/lake/pn_utxo_spends.sql), so an update here
+-- changes that table's partitions of the old spend's day (if any) and of the new one, not the old
+-- row's file.
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
-SELECT 'pn_transaction_utxos', k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT {lake_key:pn_transaction_utxos:e:network,blockchain_id:block_timestamp} AS k
-  FROM pn_transaction_utxos AS e, {stage} AS c
-  WHERE c.direction = 'consumed'
-    AND e.direction = 'emitted'
-    AND e.network = c.network
-    AND e.utxo_id = c.utxo_id
-    AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash)
+SELECT 'pn_utxo_spends', k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT {lake_key:pn_utxo_spends:x:network,blockchain_id:consuming_block_timestamp} AS k FROM (
+    SELECT e.network, e.blockchain_id, CASE WHEN d.old THEN e.consuming_block_timestamp ELSE c.consuming_block_timestamp END AS consuming_block_timestamp
+    FROM pn_transaction_utxos AS e, {stage} AS c, (VALUES (true), (false)) AS d(old)
+    WHERE c.direction = 'consumed'
+      AND e.direction = 'emitted'
+      AND e.network = c.network
+      AND e.utxo_id = c.utxo_id
+      AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash)
+      -- the old day only when the row was spent already
+      AND NOT (d.old AND e.consuming_tx_hash IS NULL)
+  ) AS x
 );
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (

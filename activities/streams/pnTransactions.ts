@@ -141,7 +141,9 @@ export const pnTransactionUtxosTable = txList<Utxo>(
   [varchar('direction', (u) => u.tag, 'consumed or emitted'), integer('item_index', (u) => u.index, 'position in the list')],
   [within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash))],
   {
-    export: { ...pnExport, deferred: { columns: SPEND_COLUMNS, where: "direction = 'emitted'", view: 'lake/pn_transaction_utxos_view.sql' } },
+    // A consumed row is dated by its transaction (the spend), not by the UTXO's creation: a night's
+    // transactions write that night's files (lake layout 3).
+    export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' }, deferred: { columns: SPEND_COLUMNS, where: "direction = 'emitted'", view: 'lake/pn_transaction_utxos_view.sql' } },
     beforeMerge: ['ops/markSpendsBeforeMerge.sql'],
     afterMerge: ['ops/propagateUtxoSpends.sql'],
     lakeDerived: [pnUtxoSpendsLake],

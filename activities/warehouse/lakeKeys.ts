@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
-import { ident } from './identifier.ts';
+import { ident, sqlString } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
 /**
@@ -18,12 +18,34 @@ export interface PartitionColumn {
 
 const DAY_SECONDS = 86_400;
 
+/**
+ * The epoch seconds that date a row of `def` (SQL, columns qualified by `alias` when given): its
+ * dateFrom column, or for the rows `dateWhen` selects its own column when not NULL.
+ */
+function dateSql(def: TableDef, alias?: string): string {
+  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const from = col(def.export.dateFrom!);
+  const when = def.export.dateWhen;
+  return when ? `(CASE WHEN ${col(when.column)} = ${sqlString(when.equals)} THEN coalesce(${col(when.dateFrom)}, ${from}) ELSE ${from} END)` : from;
+}
+
 /** The hive keys of a table in path order, each with its SQL over the table's columns. */
 export function partitionColumns(def: TableDef, alias?: string): PartitionColumn[] {
   const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
   const keys = def.export.partitionBy.map((c) => ({ name: c, expr: `CAST(${col(c)} AS VARCHAR)` }));
-  if (def.export.dateFrom) keys.push({ name: 'date', expr: `strftime(to_timestamp(${col(def.export.dateFrom)}) AT TIME ZONE 'UTC', '%Y-%m-%d')` });
+  if (def.export.dateFrom) keys.push({ name: 'date', expr: `strftime(to_timestamp(${dateSql(def, alias)}) AT TIME ZONE 'UTC', '%Y-%m-%d')` });
   return keys;
+}
+
+/**
+ * A range over a row's date (see dateSql). With `dateWhen`, the dateFrom column never exceeds the date
+ * (a UTXO is created before it is spent), so `dateFrom < hi` is added: DuckDB's zone maps skip the
+ * row groups of later days.
+ */
+function dateRangeSql(def: TableDef, lo: string, hi: string, alias?: string): string {
+  const date = dateSql(def, alias);
+  const from = alias ? `${alias}.${ident(def.export.dateFrom!)}` : ident(def.export.dateFrom!);
+  return def.export.dateWhen ? `${from} < ${hi} AND ${date} >= ${lo} AND ${date} < ${hi}` : `${date} >= ${lo} AND ${date} < ${hi}`;
 }
 
 /** SQL for the partition key of the row `alias` of `def` (same text as lakeKeyOf builds in TypeScript). */
@@ -41,11 +63,16 @@ function dayOf(epochSeconds: CellValue): string | null {
 /** The distinct partition keys of a batch, from its column vectors. */
 export function lakeKeysOfBatch(def: TableDef, columns: readonly CellValue[][], rows: number): Set<string> {
   const parts = def.export.partitionBy.map((c) => columns[def.columns.findIndex((d) => d.name === c)]);
-  const dates = def.export.dateFrom ? columns[def.columns.findIndex((d) => d.name === def.export.dateFrom)] : undefined;
+  const column = (name: string) => columns[def.columns.findIndex((d) => d.name === name)];
+  const dates = def.export.dateFrom ? column(def.export.dateFrom) : undefined;
+  const when = def.export.dateWhen;
+  const whenColumn = when ? column(when.column) : undefined;
+  const whenDates = when ? column(when.dateFrom) : undefined;
   const keys = new Set<string>();
   for (let i = 0; i < rows; i++) {
     const values: (string | null)[] = parts.map((p) => (p[i] === null || p[i] === undefined ? null : String(p[i])));
-    if (dates) values.push(dayOf(dates[i]));
+    const own = whenColumn && whenColumn[i] === when!.equals ? whenDates![i] : null;
+    if (dates) values.push(dayOf(own ?? dates[i]));
     keys.add(JSON.stringify(values));
   }
   return keys;
@@ -103,14 +130,13 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
   });
   if (def.export.dateFrom) {
     const day = values[def.export.partitionBy.length];
-    const col = ident(def.export.dateFrom);
-    if (day === null) clauses.push(`${col} IS NULL`);
+    if (day === null) clauses.push(`${dateSql(def)} IS NULL`);
     else {
       const [lo, hi] = span === 'day' ? dayRange(day) : monthRange(day);
       params.push(BigInt(lo));
       const from = $();
       params.push(BigInt(hi));
-      clauses.push(`${col} >= ${from} AND ${col} < ${$()}`);
+      clauses.push(dateRangeSql(def, from, $()));
     }
   }
   return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
@@ -130,9 +156,8 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
   const days = partitions.map((values) => values[def.export.partitionBy.length]);
   if (dateFrom && days.every((d) => d !== null && d !== undefined)) {
     const ranges = days.map((d) => dayRange(d!));
-    const col = alias ? `${alias}.${ident(dateFrom)}` : ident(dateFrom);
     params.push(BigInt(Math.min(...ranges.map(([lo]) => lo))), BigInt(Math.max(...ranges.map(([, hi]) => hi))));
-    clauses.unshift(`${col} >= $2 AND ${col} < $3`);
+    clauses.unshift(dateRangeSql(def, '$2', '$3', alias));
   }
   return { where: clauses.join(' AND '), params };
 }
@@ -160,7 +185,7 @@ export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false
   if (!dateFrom || def.merge !== 'upsert' || def.primaryKey.includes(dateFrom) || def.pruneBy === dateFrom) return undefined;
   const keys = def.pruneBy && !byKeyOnly ? [...def.primaryKey, def.pruneBy] : def.primaryKey;
   const match = keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
-  const day = (a: string) => `(${a}.${ident(dateFrom)} // ${DAY_SECONDS})`;
+  const day = (a: string) => `(${dateSql(def, a)} // ${DAY_SECONDS})`;
   return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
 }
 

@@ -58,6 +58,12 @@ export interface ExportLayout {
   partitionBy: string[];
   dateFrom?: string;
   /**
+   * The rows whose `column` equals `equals` are dated by `dateFrom` here when it is not NULL (never
+   * earlier than the table's dateFrom): pn_transaction_utxos' consumed rows by the spend (their
+   * transaction's time), not by the consumed UTXO's creation (lake layout 3).
+   */
+  dateWhen?: { column: string; equals: string; dateFrom: string };
+  /**
    * Columns a later fact sets on rows stored earlier (a spend, a reward): the lake writes them NULL for
    * the rows `where` (SQL over the table's columns) selects, and a derived lake table (`lakeDerived`),
    * dated by when the fact happened, holds them, so the fact does not rewrite the old row's file.

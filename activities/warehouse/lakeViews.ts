@@ -21,7 +21,9 @@ function emptyRelation(def: TableDef): string {
  * pn_transaction_utxos, pn_transactions) is the join of its files (view `<table>_files`) with the
  * lake-only tables that hold those columns, so its rows equal the warehouse table's.
  */
-export async function createLakeViews(connection: DuckDBConnection, dir: string, tables: readonly TableDef[]): Promise<string[]> {
+export async function createLakeViews(connection: DuckDBConnection, dir: string, tables: readonly TableDef[], options: { database?: string } = {}): Promise<string[]> {
+  // In another attached database when asked (tests compare the views with the warehouse's tables).
+  const q = (name: string) => (options.database ? `${ident(options.database)}.${ident(name)}` : ident(name));
   const relation = new Map<string, string>();
   for (const entry of readdirSync(dir, { withFileTypes: true }).filter((d) => (d.isDirectory() || d.isSymbolicLink()) && /^[a-z0-9_]+$/.test(d.name))) {
     const glob = join(realpathSync(join(dir, entry.name)), '**', '*.parquet');
@@ -33,14 +35,14 @@ export async function createLakeViews(connection: DuckDBConnection, dir: string,
   // The plain tables first: the joined views read the derived tables' views.
   for (const [name, from] of relation) {
     if (joined.some((t) => t.name === name)) continue;
-    await connection.run(`CREATE VIEW ${ident(name)} AS SELECT * FROM ${from}`);
+    await connection.run(`CREATE VIEW ${q(name)} AS SELECT * FROM ${from}`);
     created.push(name);
   }
   for (const base of joined) {
-    await connection.run(`CREATE VIEW ${ident(lakeFilesView(base.name))} AS SELECT * FROM ${relation.get(base.name)!}`);
-    let sql = sqlFile(base.export.deferred!.view).replaceAll('{base}', ident(lakeFilesView(base.name)));
-    for (const d of base.lakeDerived ?? []) sql = sql.replaceAll(`{${d.name}}`, ident(d.name));
-    await connection.run(`CREATE VIEW ${ident(base.name)} AS ${sql.trim().replace(/;$/, '')}`);
+    await connection.run(`CREATE VIEW ${q(lakeFilesView(base.name))} AS SELECT * FROM ${relation.get(base.name)!}`);
+    let sql = sqlFile(base.export.deferred!.view).replaceAll('{base}', q(lakeFilesView(base.name)));
+    for (const d of base.lakeDerived ?? []) sql = sql.replaceAll(`{${d.name}}`, q(d.name));
+    await connection.run(`CREATE VIEW ${q(base.name)} AS ${sql.trim().replace(/;$/, '')}`);
     created.push(base.name, lakeFilesView(base.name));
   }
   return created;

@@ -1,0 +1,152 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allTables } from '../../activities/streams/catalog.ts';
+import type { PartitionSpec } from '../../activities/sync/types.ts';
+import { exportParquet, lakeTables } from '../../activities/warehouse/export.ts';
+import { createLakeViews } from '../../activities/warehouse/lakeViews.ts';
+import { WORLD_SIZES } from '../../tools/simulator/index.ts';
+import { drain, startHarness, type Harness } from './harness.ts';
+
+/**
+ * Lake layout 3: the spend of an emitted UTXO and the reward of a staking transaction happen after the
+ * row is stored, so they live in lake-only tables dated by when they happened (pn_utxo_spends,
+ * pn_transaction_rewards); pn_transaction_utxos' consumed rows are dated by their spend. A night that
+ * spends a UTXO created months ago writes the spend's day, not the old month's file, and the lake read
+ * through the views (`glacier sql`'s) equals the warehouse row for row.
+ */
+
+const STEPS_PER_DAY = 4;
+
+let h: Harness;
+let out: string;
+let partitions: PartitionSpec[];
+
+const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+
+/** Every Parquet file of a lake table: its path under the table and its inode and mtime (an unchanged file keeps both: it is hard-linked into the next generation). */
+function files(table: string): Map<string, string> {
+  return new Map(
+    walk(join(out, table))
+      .filter((f) => f.endsWith('.parquet'))
+      .map((f) => {
+        const st = statSync(f);
+        return [relative(join(out, table), f), `${st.ino}:${st.mtimeMs}`];
+      }),
+  );
+}
+
+const changed = (before: Map<string, string>, after: Map<string, string>) => [...after].filter(([f, id]) => before.get(f) !== id).map(([f]) => f);
+
+async function sync(mode: 'backfill' | 'sync', runId: string, snapshotAt: number) {
+  for (const p of partitions) await drain(h.core, p, { runId, mode, snapshotAt });
+}
+
+/** Rows of the warehouse table the lake view (activities/warehouse/lakeViews.ts) lacks, and the other way round (EXCEPT ALL both ways, on the key and an md5 of the whole row). */
+async function viewDifferences(table: string): Promise<{ missing: number; extra: number; rows: number }> {
+  const def = allTables().find((t) => t.name === table)!;
+  const conn = await h.warehouse.connect();
+  try {
+    await conn.run('DETACH DATABASE IF EXISTS lake');
+    await conn.run("ATTACH ':memory:' AS lake");
+    await createLakeViews(conn, out, lakeTables(allTables()), { database: 'lake' });
+    const row = (alias: string) =>
+      `SELECT ${def.primaryKey.map((k) => `CAST(${alias}."${k}" AS VARCHAR) AS "${k}"`).join(', ')}, md5(concat_ws('|', ${def.columns.map((c) => `coalesce(CAST(${alias}."${c.name}" AS VARCHAR), '<null>')`).join(', ')})) AS row_md5 FROM `;
+    const count = async (sql: string) => Number((await conn.runAndReadAll(sql)).getRowObjectsJS()[0].n);
+    const warehouse = `${row('w')} "${table}" AS w`;
+    const lake = `${row('l')} lake."${table}" AS l`;
+    return {
+      missing: await count(`SELECT count(*) AS n FROM (${warehouse} EXCEPT ALL ${lake})`),
+      extra: await count(`SELECT count(*) AS n FROM (${lake} EXCEPT ALL ${warehouse})`),
+      rows: await count(`SELECT count(*) AS n FROM lake."${table}"`),
+    };
+  } finally {
+    await conn.run('DETACH DATABASE IF EXISTS lake');
+    conn.closeSync();
+  }
+}
+
+async function lakeViewsEqualWarehouse() {
+  for (const table of ['pn_transaction_utxos', 'pn_transactions']) {
+    const [{ n }] = await h.warehouse.query(`SELECT count(*) AS n FROM "${table}"`);
+    expect(await viewDifferences(table), table).toEqual({ missing: 0, extra: 0, rows: Number(n) });
+  }
+}
+
+beforeAll(async () => {
+  h = await startHarness({
+    sim: { size: { ...WORLD_SIZES.tiny, stepsPerDay: STEPS_PER_DAY } },
+    config: (sim) => {
+      const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>).mainnet;
+      return { streams: ['pn.transactions'], networks: [{ network: 'mainnet', chains: ['p-chain', 'x-chain', 'c-chain'], addresses: p.addresses.slice(0, 6) }] };
+    },
+  });
+  out = join(h.dir, 'parquet');
+  partitions = await h.core.planPartitions({});
+  await sync('backfill', 'b1', 1);
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('lake layout 3: spends and rewards dated by when they happened', () => {
+  it('reads back through the lake views equal to the warehouse (EXCEPT ALL both ways), spends and rewards included', async () => {
+    const first = await exportParquet(h.warehouse, allTables(), out);
+    expect(first.fullTables).toBeGreaterThan(0);
+    const [{ spends, rewards }] = await h.warehouse.query(
+      "SELECT (SELECT count(*) FROM pn_transaction_utxos WHERE direction = 'emitted' AND consuming_tx_hash IS NOT NULL) AS spends, (SELECT count(*) FROM pn_transactions WHERE reward_tx_hash IS NOT NULL) AS rewards",
+    );
+    expect(Number(spends)).toBeGreaterThan(0);
+    expect(Number(rewards)).toBeGreaterThan(0);
+    // The base files hold no spend of an emitted row: it is in pn_utxo_spends.
+    const [{ n }] = await h.warehouse.query(`SELECT count(*) AS n FROM read_parquet('${join(out, 'pn_transaction_utxos', '**', '*.parquet')}') WHERE direction = 'emitted' AND consuming_tx_hash IS NOT NULL`);
+    expect(Number(n)).toBe(0);
+    await lakeViewsEqualWarehouse();
+  }, 120_000);
+
+  it('a night that spends a UTXO created in an older month rewrites no file of that month, only the spend’s day', async () => {
+    let oldSpent = 0;
+    for (let night = 0; night < 12 && oldSpent === 0; night++) {
+      const before = { utxos: files('pn_transaction_utxos'), spends: files('pn_utxo_spends') };
+      const unspent = await h.warehouse.query("SELECT tx_hash, item_index FROM pn_transaction_utxos WHERE direction = 'emitted' AND consuming_tx_hash IS NULL");
+      h.sim.advance(STEPS_PER_DAY);
+      await sync('sync', `n${night}`, 10 + night);
+      const r = await exportParquet(h.warehouse, allTables(), out);
+      expect(r.fullTables).toBe(0);
+      // Emitted rows stored unspent before this night, spent now, whose own file is a compacted past month.
+      const ids = new Set(unspent.map((u) => `${String(u.tx_hash)}/${String(u.item_index)}`));
+      const spentNow = (
+        await h.warehouse.query(
+          `SELECT tx_hash, item_index, strftime(to_timestamp(block_timestamp) AT TIME ZONE 'UTC', '%Y-%m') AS month, strftime(to_timestamp(consuming_block_timestamp) AT TIME ZONE 'UTC', '%Y-%m-%d') AS day,
+             (SELECT max(strftime(to_timestamp(block_timestamp) AT TIME ZONE 'UTC', '%Y-%m')) FROM pn_transaction_utxos) AS newest
+           FROM pn_transaction_utxos WHERE direction = 'emitted' AND consuming_tx_hash IS NOT NULL`,
+        )
+      ).filter((u) => ids.has(`${String(u.tx_hash)}/${String(u.item_index)}`) && String(u.month) < String(u.newest));
+      if (spentNow.length === 0) continue;
+      oldSpent = spentNow.length;
+      const oldMonths = new Set(spentNow.map((u) => `month=${String(u.month)}/`));
+      // Those months are compacted files of the lake (month.parquet), there before this night.
+      for (const m of oldMonths) expect([...before.utxos.keys()].some((f) => f.includes(m) && f.endsWith('/month.parquet')), m).toBe(true);
+      const rewritten = changed(before.utxos, files('pn_transaction_utxos'));
+      expect(rewritten.filter((f) => [...oldMonths].some((m) => f.includes(m))), 'files of the old months rewritten').toEqual([]);
+      // The spends table wrote the spends' own days (and nothing of an older month).
+      const days = new Set(spentNow.map((u) => `day-${String(u.day)}`));
+      const spendFiles = changed(before.spends, files('pn_utxo_spends'));
+      expect(spendFiles.length).toBeGreaterThan(0);
+      for (const f of spendFiles) expect(f, 'a spends file of another day').toMatch(/day-\d{4}-\d{2}-\d{2}\.parquet$/);
+      expect(spendFiles.some((f) => [...days].some((d) => f.includes(d)))).toBe(true);
+      await lakeViewsEqualWarehouse();
+    }
+    expect(oldSpent, 'some night spent a UTXO of an older month').toBeGreaterThan(0);
+  }, 240_000);
+
+  it('export --full derives the lake-only tables again when their files are gone', async () => {
+    for (const table of ['pn_utxo_spends', 'pn_transaction_rewards']) for (const f of walk(join(out, table)).filter((x) => x.endsWith('.parquet'))) rmSync(f);
+    const r = await exportParquet(h.warehouse, allTables(), out, { full: true });
+    expect(r.files).toBeGreaterThan(0);
+    expect(files('pn_utxo_spends').size).toBeGreaterThan(0);
+    expect(files('pn_transaction_rewards').size).toBeGreaterThan(0);
+    await lakeViewsEqualWarehouse();
+  }, 120_000);
+});

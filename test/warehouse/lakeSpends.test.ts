@@ -1,9 +1,10 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables } from '../../activities/streams/catalog.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
-import { exportParquet, lakeTables } from '../../activities/warehouse/export.ts';
+import { EXPORT_MEMORY_LIMIT, exportParquet, lakeTables } from '../../activities/warehouse/export.ts';
+import { LAKE_VERSION_FILE, readLakeLayout } from '../../activities/warehouse/lakeLayout.ts';
 import { createLakeViews } from '../../activities/warehouse/lakeViews.ts';
 import { WORLD_SIZES } from '../../tools/simulator/index.ts';
 import { drain, startHarness, type Harness } from './harness.ts';
@@ -45,6 +46,8 @@ async function sync(mode: 'backfill' | 'sync', runId: string, snapshotAt: number
 /** Rows of the warehouse table the lake view (activities/warehouse/lakeViews.ts) lacks, and the other way round (EXCEPT ALL both ways, on the key and an md5 of the whole row). */
 async function viewDifferences(table: string): Promise<{ missing: number; extra: number; rows: number }> {
   const def = allTables().find((t) => t.name === table)!;
+  // The comparison reads both whole (the export's limit, not the sync's 64 MB).
+  const release = await h.warehouse.raiseMemory(EXPORT_MEMORY_LIMIT);
   const conn = await h.warehouse.connect();
   try {
     await conn.run('DETACH DATABASE IF EXISTS lake');
@@ -63,6 +66,7 @@ async function viewDifferences(table: string): Promise<{ missing: number; extra:
   } finally {
     await conn.run('DETACH DATABASE IF EXISTS lake');
     conn.closeSync();
+    await release();
   }
 }
 
@@ -145,6 +149,30 @@ describe('lake layout 3: spends and rewards dated by when they happened', () => 
     for (const table of ['pn_utxo_spends', 'pn_transaction_rewards']) for (const f of walk(join(out, table)).filter((x) => x.endsWith('.parquet'))) rmSync(f);
     const r = await exportParquet(h.warehouse, allTables(), out, { full: true });
     expect(r.files).toBeGreaterThan(0);
+    expect(files('pn_utxo_spends').size).toBeGreaterThan(0);
+    expect(files('pn_transaction_rewards').size).toBeGreaterThan(0);
+    await lakeViewsEqualWarehouse();
+  }, 120_000);
+
+  it('converts a layout-2 lake at the next export: the two base tables again in full, the lake-only tables written', async () => {
+    // A layout-2 lake as the previous release left it: version file 2, the base tables recorded with
+    // another layout and fingerprints over every column, no lake-only table.
+    writeFileSync(join(out, LAKE_VERSION_FILE), '{"layoutVersion":2}\n');
+    for (const table of ['pn_utxo_spends', 'pn_transaction_rewards']) {
+      rmSync(join(out, table), { force: true });
+      rmSync(join(out, '.generations', table), { recursive: true, force: true });
+    }
+    await h.warehouse.withWriter(async (wr) => {
+      await wr.run("DELETE FROM _glacier_lake_tables WHERE table_name IN ('pn_utxo_spends', 'pn_transaction_rewards')");
+      await wr.run("DELETE FROM _glacier_exports WHERE table_name IN ('pn_utxo_spends', 'pn_transaction_rewards')");
+      await wr.run("UPDATE _glacier_lake_tables SET layout = 'layout-2' WHERE table_name IN ('pn_transaction_utxos', 'pn_transactions')");
+      await wr.run("UPDATE _glacier_exports SET fingerprint = 'layout-2' WHERE table_name IN ('pn_transaction_utxos', 'pn_transactions')");
+    });
+    const before = files('pn_transaction_utxos');
+    const r = await exportParquet(h.warehouse, allTables(), out);
+    expect(r.fullTables).toBe(4);
+    expect(readLakeLayout(out)).toBe(3);
+    expect(changed(before, files('pn_transaction_utxos')).length).toBe(before.size);
     expect(files('pn_utxo_spends').size).toBeGreaterThan(0);
     expect(files('pn_transaction_rewards').size).toBeGreaterThan(0);
     await lakeViewsEqualWarehouse();

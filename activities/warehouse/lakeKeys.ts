@@ -39,13 +39,17 @@ export function partitionColumns(def: TableDef, alias?: string): PartitionColumn
 
 /**
  * A range over a row's date (see dateSql). With `dateWhen`, the dateFrom column never exceeds the date
- * (a UTXO is created before it is spent), so `dateFrom < hi` is added: DuckDB's zone maps skip the
- * row groups of later days.
+ * (a UTXO is created before it is spent) and the date is one of the two columns, so plain comparisons
+ * of the columns come first: `dateFrom < hi` (DuckDB's zone maps skip the row groups of later days)
+ * and one of them at least `lo` (the rows of older days are dropped before any key is computed).
  */
 function dateRangeSql(def: TableDef, lo: string, hi: string, alias?: string): string {
   const date = dateSql(def, alias);
-  const from = alias ? `${alias}.${ident(def.export.dateFrom!)}` : ident(def.export.dateFrom!);
-  return def.export.dateWhen ? `${from} < ${hi} AND ${date} >= ${lo} AND ${date} < ${hi}` : `${date} >= ${lo} AND ${date} < ${hi}`;
+  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const when = def.export.dateWhen;
+  if (!when) return `${date} >= ${lo} AND ${date} < ${hi}`;
+  const from = col(def.export.dateFrom!);
+  return `${from} < ${hi} AND (${from} >= ${lo} OR ${col(when.dateFrom)} >= ${lo}) AND ${date} >= ${lo} AND ${date} < ${hi}`;
 }
 
 /** SQL for the partition key of the row `alias` of `def` (same text as lakeKeyOf builds in TypeScript). */

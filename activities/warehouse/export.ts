@@ -11,7 +11,7 @@ import { ensureLakeLayout } from './lakeLayout.ts';
 import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGenerations.ts';
 
 /**
- * Parquet export, lake layout 2 (lakeGenerations.ts): `<lake>/<table>` links to the table's current
+ * Parquet export, lake layout 3 (layout 2's files, lakeGenerations.ts, plus the lake-only tables below): `<lake>/<table>` links to the table's current
  * generation, whose hive keys are the table's partition columns then month=YYYY-MM, e.g.
  * evm_blocks/chain_id=43114/month=2026-11/day-2026-11-21.parquet for a day of the group's current
  * month and evm_blocks/chain_id=43114/month=2026-10/month.parquet for a past month (undated tables:
@@ -32,6 +32,10 @@ import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGeneratio
  *   lake converted from layout 1) or `full`: every partition's rows are fingerprinted (count + xor and
  *   sum of row hashes) and compared with _glacier_exports. A file missing from the latest generation
  *   is written again from the table without it.
+ * - Facts that happen later (lake layout 3): a table's `export.deferred` columns are written NULL for
+ *   the rows they concern and fingerprinted so, and its `lakeDerived` tables (rows from their
+ *   `lakeSource` SELECT, dated by when the fact happened) hold them: a spend or a reward changes a
+ *   partition of the night's day, not the old row's. They take the full path with their base table.
  * - Shards: each writes its files with -<shard> before .parquet (see LakeLayout) into the same
  *   generations, so one glob reads their union.
  * - Exact: HUGEINT columns are written as DECIMAL(38,0) (DuckDB would write HUGEINT as DOUBLE).

@@ -385,7 +385,9 @@ export function lakeTables(catalog: readonly TableDef[]): TableDef[] {
  */
 export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
   const root = resolve(outDir);
-  const defs = lakeTables(catalog).filter((t) => !options.tables || options.tables.includes(t.name));
+  // A base table named in `tables` brings its lake-only tables: their marks come from its merges.
+  const named = options.tables && new Set([...options.tables, ...catalog.filter((b) => options.tables?.includes(b.name)).flatMap((b) => (b.lakeDerived ?? []).map((d) => d.name))]);
+  const defs = lakeTables(catalog).filter((t) => !named || named.has(t.name));
   const unknown = (options.tables ?? []).filter((t) => !defs.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   ensureLakeLayout(root);

@@ -145,6 +145,16 @@ describe('lake layout 3: spends and rewards dated by when they happened', () => 
     expect(oldSpent, 'some night spent a UTXO of an older month').toBeGreaterThan(0);
   }, 240_000);
 
+  it('export --tables of a base table brings its lake-only tables along', async () => {
+    const before = files('pn_utxo_spends');
+    h.sim.advance(STEPS_PER_DAY);
+    await sync('sync', 'tables', 40);
+    const r = await exportParquet(h.warehouse, allTables(), out, { tables: ['pn_transactions', 'pn_transaction_utxos'] });
+    expect(r.fullTables).toBe(0);
+    expect(changed(before, files('pn_utxo_spends')).length, 'spends files written').toBeGreaterThan(0);
+    await lakeViewsEqualWarehouse();
+  }, 120_000);
+
   it('export --full derives the lake-only tables again when their files are gone', async () => {
     for (const table of ['pn_utxo_spends', 'pn_transaction_rewards']) for (const f of walk(join(out, table)).filter((x) => x.endsWith('.parquet'))) rmSync(f);
     const r = await exportParquet(h.warehouse, allTables(), out, { full: true });

@@ -34,6 +34,13 @@ export interface StreamPage<T = unknown, M = unknown> {
   marks?: M;
   /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
   cut?: boolean;
+  /**
+   * Per item (list order), whether an earlier complete walk of the partition stored it and it cannot
+   * have changed since (the stream's own rule, from its cursor part: pn.validators' final validations
+   * below the last walk's newest). A sync's batch leaves them out, as it does StoredPart; the run still
+   * counts the page's rows whole. Set only from the marks of a complete walk, so a backfill has none.
+   */
+  stored?: readonly boolean[];
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
@@ -364,7 +371,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     // The unmapped fields are found over the whole page (drift counts what the page held), keyed by item: a kept item finds its own.
     const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
     const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
-    const split = stored === undefined ? undefined : splitStored(decl, page.items, stored);
+    const split = joinSplits(ownStored(page), stored === undefined ? undefined : (items) => splitStored(decl, items, stored), page.items);
     const written = split === undefined ? page : { ...page, items: split.fresh };
     const left = split === undefined ? undefined : { ...page, items: split.stored };
     let rows = 0;
@@ -379,7 +386,8 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
   };
   const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
     const batches = emptyBatches(tables);
-    extract(page, ctx, batches);
+    // The page's rows whole: what a sync leaves out as stored (StreamPage.stored) is still on the page.
+    extract({ ...page, stored: undefined }, ctx, batches);
     return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
   };
   const drive = (page: StreamPage<T, M>): DrivenPage => {
@@ -445,6 +453,27 @@ function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity'>, item
     (isNew ? fresh : old).push(item);
   }
   return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+/** A page's items split by the stream's own StreamPage.stored; undefined when it leaves none out. */
+function ownStored<T>(page: StreamPage<T>): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const flags = page.stored;
+  if (flags === undefined) return undefined;
+  const fresh: T[] = [];
+  const old: T[] = [];
+  page.items.forEach((item, i) => (flags[i] === true ? old : fresh).push(item));
+  return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+/** The stream's own split, then the walk's (StoredPart) over what the first left: one fresh list, one stored list. */
+function joinSplits<T>(
+  own: { fresh: readonly T[]; stored: readonly T[] } | undefined,
+  walk: ((items: readonly T[]) => { fresh: readonly T[]; stored: readonly T[] } | undefined) | undefined,
+  items: readonly T[],
+): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const second = walk?.(own?.fresh ?? items);
+  if (own === undefined) return second;
+  return second === undefined ? own : { fresh: second.fresh, stored: [...own.stored, ...second.stored] };
 }
 
 function keyedItems<T>(items: readonly T[], orderKey: (item: T) => number | null, identity: (item: T) => string): [number, string][] {

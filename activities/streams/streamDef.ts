@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Endpoint, ListEndpoint, ListResponse, PageParams } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
@@ -243,6 +244,13 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    * changed (every configured key read already and final), so the walk completes without a request.
    */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor<S>>): boolean;
+  /**
+   * snapshot-replace into versioned tables: a sync walk that lists the same items, page by page, as the
+   * partition's last complete walk writes no row (the open versions are those items already) and only
+   * records the walk. Only for a stream whose walks close nothing another partition's walk writes
+   * (VersionsSpec.scope is the partition's own): the digest vouches for this partition's rows alone.
+   */
+  sameWalks?: boolean;
 }
 
 /**
@@ -284,6 +292,10 @@ export interface DrivenPage {
    * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
    * walks stored are left out (values of the whole page, StreamPage.response, are always written).
    */
+  /** A digest of the page's items (sha1 of their JSON): equal items in the same order, equal digest. */
+  digest(): string;
+  /** Rows the page would give its tables, counted without filling them (what the run record counts). */
+  held(ctx: NormalizeContext): number;
   extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, stored?: StoredPart): Extracted;
   /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
   drift(): DriftSeen[];
@@ -311,6 +323,8 @@ export interface StreamDriver {
   cursor?: OwnCursor;
   /** See StreamDecl.unchanged. */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  /** See StreamDecl.sameWalks. */
+  sameWalks?: boolean;
   /** The stream's field tree (unmapped.ts): known fields and which of them columns read. */
   fields(): FieldNode;
   /** Fetches one page of a walk. */
@@ -403,12 +417,17 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
       identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
       keyed: () => (decl.orderKey && decl.identity ? keyedItems(page.items, decl.orderKey, decl.identity) : []),
       extract: (ctx, into, stored) => extract(page, ctx, into, scanned(), stored),
+      digest: () => createHash('sha1').update(JSON.stringify(page.items)).digest('base64'),
+      held: (ctx) => {
+        const x = pageContext(ctx);
+        return decl.sources.reduce((n, source) => n + source.count(page, x), 0);
+      },
       drift: () => [...scanned().drift.values()],
       keys: () => ({ counts: scanned().keys, items: scanned().items }),
       rows: (ctx) => normalize(page, ctx),
     };
   };
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, fetchPage } = decl;
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, sameWalks, fetchPage } = decl;
   return {
     name,
     mode,
@@ -419,6 +438,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     ...(takesDiscovered ? { takesDiscovered } : {}),
     ...(optIn ? { optIn } : {}),
     ...(unchanged ? { unchanged } : {}),
+    ...(sameWalks ? { sameWalks } : {}),
     ...(derive ? { derive } : {}),
     ...(cursor ? { cursor } : {}),
     // The plan a stream is asked with carries its own `derived` (the core asks derive, then partitions).

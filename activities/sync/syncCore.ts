@@ -233,7 +233,9 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         }
         mergeDrift(pending.drift, drift);
         notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync' && baseline.has(WALKED));
-        if (same) walk = { ...walk, cursor: { ...walk.cursor, digest: chainDigest(walk.cursor.digest ?? seed, page.digest()) } };
+        // The chain starts only at a walk's first page (a walk resumed from a cursor without one, written
+        // by an earlier release, ends without a digest: a digest of its later pages would not describe it).
+        if (same && (walk.cursor.digest !== undefined || walk.pageToken === null)) walk = { ...walk, cursor: { ...walk.cursor, digest: chainDigest(walk.cursor.digest ?? seed, page.digest()) } };
         if (deferring) {
           deferred.push(page);
           deferredItems += page.items;

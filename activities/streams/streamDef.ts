@@ -385,7 +385,8 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     // The unmapped fields are found over the whole page (drift counts what the page held), keyed by item: a kept item finds its own.
     const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
     const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
-    const split = joinSplits(ownStored(page), stored === undefined ? undefined : (items) => splitStored(decl, items, stored), page.items);
+    // An item the stream calls stored that carries fields no column maps (drift since it was stored) is written: its _extra follows.
+    const split = joinSplits(ownStored(page, page.stored && (scan ?? scanOf(page)).unmapped), stored === undefined ? undefined : (items) => splitStored(decl, items, stored), page.items);
     const written = split === undefined ? page : { ...page, items: split.fresh };
     const left = split === undefined ? undefined : { ...page, items: split.stored };
     let rows = 0;
@@ -475,13 +476,13 @@ function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity'>, item
   return old.length === 0 ? undefined : { fresh, stored: old };
 }
 
-/** A page's items split by the stream's own StreamPage.stored; undefined when it leaves none out. */
-function ownStored<T>(page: StreamPage<T>): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+/** A page's items split by the stream's own StreamPage.stored (an item with unmapped fields stays fresh); undefined when it leaves none out. */
+function ownStored<T>(page: StreamPage<T>, unmapped: ReadonlyMap<object, string> | undefined): { fresh: readonly T[]; stored: readonly T[] } | undefined {
   const flags = page.stored;
   if (flags === undefined) return undefined;
   const fresh: T[] = [];
   const old: T[] = [];
-  page.items.forEach((item, i) => (flags[i] === true ? old : fresh).push(item));
+  page.items.forEach((item, i) => (flags[i] === true && !unmapped?.has(item as object) ? old : fresh).push(item));
   return old.length === 0 ? undefined : { fresh, stored: old };
 }
 

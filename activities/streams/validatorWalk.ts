@@ -91,7 +91,7 @@ const BELOW = 'below-top:';
 /**
  * Which items of a page (in list order, newest first) an earlier complete walk stored and that cannot
  * have changed since: a validation at or below the last walk's newest (`below`: the whole page is;
- * otherwise from the top's own index on), final now (not active or pending), and not open at that
+ * otherwise from the top's own index on), final now (completed or removed), and not open at that
  * walk (not in `watch`). That walk listed it, final, and stored it so (or an earlier one did, and it
  * left the list of what a sync reads for the same reason); a final validation never changes again.
  * These are the validations the incremental walk does not read at all; the whole list and the page
@@ -99,13 +99,16 @@ const BELOW = 'below-top:';
  * (StreamPage.stored) instead of merging them unchanged. Undefined without the marks of a complete
  * walk (a backfill carries none, nor does a first walk): then every item is written.
  */
+/** The statuses a validation never leaves (a status the service adds later is written, not assumed final). */
+const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
+
 function storedItems(items: readonly Validator[], c: ValidatorCursor, below: boolean): boolean[] | undefined {
   const top = c.tops?.newest;
   if (c.watch === undefined || top === undefined) return undefined;
   const from = below ? 0 : items.findIndex((v) => (v.txHash ?? '') === top);
   if (from < 0) return undefined;
   const open = new Set(c.watch);
-  const stored = items.map((v, i) => i >= from && v.validationStatus !== 'active' && v.validationStatus !== 'pending' && !open.has(watchKey(v)));
+  const stored = items.map((v, i) => i >= from && FINAL.has(v.validationStatus ?? '') && !open.has(watchKey(v)));
   return stored.some(Boolean) ? stored : undefined;
 }
 

@@ -123,6 +123,14 @@ export interface WalkCursor<S = unknown> {
   /** snapshot-replace: rows and pages this walk has committed so far (recorded when it finishes). */
   walkRows?: number;
   walkPages?: number;
+  /**
+   * snapshot-replace, streams with StreamDecl.sameWalks: a digest of the items this walk has read, page
+   * by page (chained, so it spans batches); a complete walk keeps it. `lastDigest`: the one of the
+   * partition's last complete walk, taken at this walk's start only when that walk is the last thing
+   * committed for the partition (activities/sync/walk.ts).
+   */
+  digest?: string;
+  lastDigest?: string;
   /** snapshot-merge until known: newest item of the last complete walk (`top`), carried by the next walk as `known` */
   top?: string;
   known?: string;

@@ -31,6 +31,9 @@ export const metricsHolders = defineStream({
   mode: 'snapshot-replace',
   ...listWalk(endpoints.metrics.listHolders, (p) => ({ chainId: String(p.params.chainId), address: String(p.params.address), threshold: String(p.params.threshold) })),
   sources: [rowsOf(metricsHoldersTable)],
+  // A token's holders are listed whole every night and mostly unchanged: a walk that lists what the
+  // last one did writes nothing (its scope is the partition's own contract and threshold).
+  sameWalks: true,
   partitions: (config) =>
     config.evmChains.flatMap((c) =>
       c.contracts.map((address) => ({

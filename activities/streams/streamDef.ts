@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Endpoint, ListEndpoint, ListResponse, PageParams } from '../api/endpoint.ts';
 import type { RequestMeter } from '../api/requestMeter.ts';
 import type { PartitionSpec, SyncMode, WalkCursor } from '../../common/activityTypes.ts';
@@ -34,6 +35,13 @@ export interface StreamPage<T = unknown, M = unknown> {
   marks?: M;
   /** The server ended this page before the requested size while more remain (counted apart in the CU optimum). */
   cut?: boolean;
+  /**
+   * Per item (list order), whether an earlier complete walk of the partition stored it and it cannot
+   * have changed since (the stream's own rule, from its cursor part: pn.validators' final validations
+   * below the last walk's newest). A sync's batch leaves them out, as it does StoredPart; the run still
+   * counts the page's rows whole. Set only from the marks of a complete walk, so a backfill has none.
+   */
+  stored?: readonly boolean[];
 }
 
 /** Where the walk is: the page token to request (null = first page) and the stream's request bounds. */
@@ -236,6 +244,13 @@ export interface StreamDecl<T, S = unknown, M = unknown, D = unknown> {
    * changed (every configured key read already and final), so the walk completes without a request.
    */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor<S>>): boolean;
+  /**
+   * snapshot-replace into versioned tables: a sync walk that lists the same items, page by page, as the
+   * partition's last complete walk writes no row (the open versions are those items already) and only
+   * records the walk. Only for a stream whose walks close nothing another partition's walk writes
+   * (VersionsSpec.scope is the partition's own): the digest vouches for this partition's rows alone.
+   */
+  sameWalks?: boolean;
 }
 
 /**
@@ -277,6 +292,10 @@ export interface DrivenPage {
    * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
    * walks stored are left out (values of the whole page, StreamPage.response, are always written).
    */
+  /** A digest of the page's items (sha1 of their JSON): equal items in the same order, equal digest. */
+  digest(): string;
+  /** Rows the page would give its tables, counted without filling them (what the run record counts). */
+  held(ctx: NormalizeContext): number;
   extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, stored?: StoredPart): Extracted;
   /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
   drift(): DriftSeen[];
@@ -304,6 +323,8 @@ export interface StreamDriver {
   cursor?: OwnCursor;
   /** See StreamDecl.unchanged. */
   unchanged?(partition: PartitionSpec, cursor: Readonly<WalkCursor>): boolean;
+  /** See StreamDecl.sameWalks. */
+  sameWalks?: boolean;
   /** The stream's field tree (unmapped.ts): known fields and which of them columns read. */
   fields(): FieldNode;
   /** Fetches one page of a walk. */
@@ -364,7 +385,8 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     // The unmapped fields are found over the whole page (drift counts what the page held), keyed by item: a kept item finds its own.
     const unmapped = ctx.contract === 'discard' ? undefined : (scan ?? scanOf(page)).unmapped;
     const kept: PageContext = unmapped && unmapped.size > 0 ? { ...x, unmapped } : x;
-    const split = stored === undefined ? undefined : splitStored(decl, page.items, stored);
+    // An item the stream calls stored that carries fields no column maps (drift since it was stored) is written: its _extra follows.
+    const split = joinSplits(ownStored(page, page.stored && (scan ?? scanOf(page)).unmapped), stored === undefined ? undefined : (items) => splitStored(decl, items, stored), page.items);
     const written = split === undefined ? page : { ...page, items: split.fresh };
     const left = split === undefined ? undefined : { ...page, items: split.stored };
     let rows = 0;
@@ -379,7 +401,8 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
   };
   const normalize = (page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]> => {
     const batches = emptyBatches(tables);
-    extract(page, ctx, batches);
+    // The page's rows whole: what a sync leaves out as stored (StreamPage.stored) is still on the page.
+    extract({ ...page, stored: undefined }, ctx, batches);
     return Object.fromEntries([...batches].map(([name, batch]) => [name, batchRows(batch)]));
   };
   const drive = (page: StreamPage<T, M>): DrivenPage => {
@@ -395,12 +418,17 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
       identities: () => (decl.identity ? page.items.map((i) => decl.identity!(i)) : []),
       keyed: () => (decl.orderKey && decl.identity ? keyedItems(page.items, decl.orderKey, decl.identity) : []),
       extract: (ctx, into, stored) => extract(page, ctx, into, scanned(), stored),
+      digest: () => createHash('sha1').update(JSON.stringify(page.items)).digest('base64'),
+      held: (ctx) => {
+        const x = pageContext(ctx);
+        return decl.sources.reduce((n, source) => n + source.count(page, x), 0);
+      },
       drift: () => [...scanned().drift.values()],
       keys: () => ({ counts: scanned().keys, items: scanned().items }),
       rows: (ctx) => normalize(page, ctx),
     };
   };
-  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, fetchPage } = decl;
+  const { name, mode, modeOf, walks, needsChainHeads, takesDiscovered, optIn, partitions, derive, cursor, unchanged, sameWalks, fetchPage } = decl;
   return {
     name,
     mode,
@@ -411,6 +439,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
     ...(takesDiscovered ? { takesDiscovered } : {}),
     ...(optIn ? { optIn } : {}),
     ...(unchanged ? { unchanged } : {}),
+    ...(sameWalks ? { sameWalks } : {}),
     ...(derive ? { derive } : {}),
     ...(cursor ? { cursor } : {}),
     // The plan a stream is asked with carries its own `derived` (the core asks derive, then partitions).
@@ -445,6 +474,27 @@ function splitStored<T>(decl: Pick<StreamDecl<T>, 'orderKey' | 'identity'>, item
     (isNew ? fresh : old).push(item);
   }
   return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+/** A page's items split by the stream's own StreamPage.stored (an item with unmapped fields stays fresh); undefined when it leaves none out. */
+function ownStored<T>(page: StreamPage<T>, unmapped: ReadonlyMap<object, string> | undefined): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const flags = page.stored;
+  if (flags === undefined) return undefined;
+  const fresh: T[] = [];
+  const old: T[] = [];
+  page.items.forEach((item, i) => (flags[i] === true && !unmapped?.has(item as object) ? old : fresh).push(item));
+  return old.length === 0 ? undefined : { fresh, stored: old };
+}
+
+/** The stream's own split, then the walk's (StoredPart) over what the first left: one fresh list, one stored list. */
+function joinSplits<T>(
+  own: { fresh: readonly T[]; stored: readonly T[] } | undefined,
+  walk: ((items: readonly T[]) => { fresh: readonly T[]; stored: readonly T[] } | undefined) | undefined,
+  items: readonly T[],
+): { fresh: readonly T[]; stored: readonly T[] } | undefined {
+  const second = walk?.(own?.fresh ?? items);
+  if (own === undefined) return second;
+  return second === undefined ? own : { fresh: second.fresh, stored: [...own.stored, ...second.stored] };
 }
 
 function keyedItems<T>(items: readonly T[], orderKey: (item: T) => number | null, identity: (item: T) => string): [number, string][] {

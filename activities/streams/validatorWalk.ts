@@ -80,6 +80,42 @@ function marksOf(items: readonly Validator[], wholeList: boolean): ValidatorMark
 
 const token = (step: Step, api = '') => `step:${step}:${api}`;
 
+/**
+ * A page token of the whole list once its pages have reached the last walk's newest validation
+ * (`tops.newest`): every later page lists only validations that began before it. Carried in the
+ * token, not the cursor, so a walk that restarts from its first page (an expired token) starts above
+ * the top again. A bare API token (a page above the top, or a walk of an earlier release) is not below.
+ */
+const BELOW = 'below-top:';
+
+/**
+ * Which items of a page (in list order, newest first) an earlier complete walk stored and that cannot
+ * have changed since: a validation at or below the last walk's newest (`below`: the whole page is;
+ * otherwise from the top's own index on), final now (completed or removed), and not open at that
+ * walk (not in `watch`). That walk listed it, final, and stored it so (or an earlier one did, and it
+ * left the list of what a sync reads for the same reason); a final validation never changes again.
+ * These are the validations the incremental walk does not read at all; the whole list and the page
+ * of the `newest` step that reaches the top list them anyway, and a sync leaves them out of its batch
+ * (StreamPage.stored) instead of merging them unchanged. Undefined without the marks of a complete
+ * walk (a backfill carries none, nor does a first walk): then every item is written.
+ */
+/** The statuses a validation never leaves (a status the service adds later is written, not assumed final). */
+const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
+
+function storedItems(items: readonly Validator[], c: ValidatorCursor, below: boolean): boolean[] | undefined {
+  const top = c.tops?.newest;
+  if (c.watch === undefined || top === undefined) return undefined;
+  const from = below ? 0 : items.findIndex((v) => (v.txHash ?? '') === top);
+  if (from < 0) return undefined;
+  const open = new Set(c.watch);
+  const stored = items.map((v, i) => i >= from && FINAL.has(v.validationStatus ?? '') && !open.has(watchKey(v)));
+  return stored.some(Boolean) ? stored : undefined;
+}
+
+/** The whole list's page token after a page: marked below the top once this page reached it (or an earlier one did). */
+const wholeToken = (api: string | undefined, below: boolean, items: readonly Validator[], top: string | undefined): string | undefined =>
+  api === undefined ? undefined : below || (top !== undefined && items.some((v) => (v.txHash ?? '') === top)) ? `${BELOW}${api}` : api;
+
 export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec, s: FetchState<ValidatorCursor>): Promise<StreamPage<Validator, ValidatorMarks>> {
   const c = s.cursor?.stream ?? {};
   const network = p.params.network as Network;
@@ -89,8 +125,16 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
   const stepsCost = Math.ceil((c.watch?.length ?? 0) / s.pageSize) + ORDER.length;
   const incremental = c.watch !== undefined && c.tops?.newest !== undefined && (c.size === undefined || Math.ceil(c.size / s.pageSize) > stepsCost);
   if (!incremental && !s.pageToken?.startsWith('step:')) {
-    const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: s.pageToken ?? undefined });
-    return { items: r.validators, nextPageToken: r.nextPageToken ?? undefined, marks: { ...marksOf(r.validators, true), listed: r.validators.length } };
+    const below = s.pageToken?.startsWith(BELOW) === true;
+    const apiToken = below ? s.pageToken!.slice(BELOW.length) : (s.pageToken ?? undefined);
+    const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
+    const stored = storedItems(r.validators, c, below);
+    return {
+      items: r.validators,
+      nextPageToken: wholeToken(r.nextPageToken ?? undefined, below, r.validators, c.tops?.newest),
+      marks: { ...marksOf(r.validators, true), listed: r.validators.length },
+      ...(stored ? { stored } : {}),
+    };
   }
   const [, stepName, ...rest] = (s.pageToken ?? token('active')).split(':');
   const step = stepName as Step;
@@ -129,8 +173,10 @@ export async function fetchValidatorPage(client: StreamClient, p: PartitionSpec,
     const r = await client.call(list, { network, minUptimePerformance: 0, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
     const reachedTop = r.validators.some((v) => (v.txHash ?? '') === c.tops?.newest);
     const nextPage = r.nextPageToken && !reachedTop ? token('newest', r.nextPageToken) : undefined;
-    // Only the first page of this step is the top of the whole list.
-    return { items: r.validators, nextPageToken: nextPage, marks: marksOf(r.validators, apiToken === undefined) };
+    // Only the first page of this step is the top of the whole list. The page that reaches the last
+    // walk's newest lists older validations after it, as the whole list does: the stored ones stay out.
+    const stored = reachedTop ? storedItems(r.validators, c, false) : undefined;
+    return { items: r.validators, nextPageToken: nextPage, marks: marksOf(r.validators, apiToken === undefined), ...(stored ? { stored } : {}) };
   }
   const r = await client.call(list, { network, minUptimePerformance: 0, validationStatus: step, sortBy: 'blockIndex', sortOrder: 'desc', pageSize: s.pageSize, pageToken: apiToken });
   return { items: r.validators, nextPageToken: r.nextPageToken ? token(step, r.nextPageToken) : next(step), marks: marksOf(r.validators, false) };

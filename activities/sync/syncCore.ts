@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { InvalidPageTokenError, ResponseValidationError } from '../api/errors.ts';
 import { paginate } from '../api/paginate.ts';
 import { streamOf } from '../streams/catalog.ts';
 import { pageSizeFor } from '../streams/pageSize.ts';
-import { emptyBatches, type Discovered, type StreamClient, type StreamDriver } from '../streams/streamDef.ts';
+import { emptyBatches, type Discovered, type DrivenPage, type StreamClient, type StreamDriver } from '../streams/streamDef.ts';
 import { CHAIN_HEAD_PROBE, chainHeads } from '../streams/shared/chainHeads.ts';
 import { storedValidatorNodeIds } from '../streams/shared/storedValidators.ts';
 import { discoverChains, listsChains } from '../streams/shared/chainDiscovery.ts';
@@ -122,11 +123,30 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
     let pending = emptyPending(stream.tables);
+    // A walk of a sameWalks stream (StreamDecl.sameWalks) chains a digest of its pages' items in its
+    // cursor. A sync walk that starts in this batch, right after a complete walk, holds its pages
+    // unextracted (`deferred`) while it may list what that walk listed: if it completes in this batch
+    // with the same digest, its commit writes no row, only the checkpoint, the run and the finished
+    // walk. Any commit before that (a full batch, a restart, an error) extracts them first.
+    const same = mode === 'snapshot-replace' && stream.sameWalks === true;
+    const lastDigest = walk.cursor.lastDigest;
+    // What else shapes the rows: the partition's params, the contract, the tables' columns (a release that adds one merges once).
+    const seed = same ? createHash('sha1').update(JSON.stringify([partition.params, contract, stream.tables.map((t) => t.columns.map((c) => `${c.name} ${c.type}`))])).digest('base64') : '';
+    let deferring = same && input.mode === 'sync' && lastDigest !== undefined && walk.pageToken === null && !walk.cursor.walkPages;
+    let deferred: DrivenPage[] = [];
+    let deferredItems = 0;
+    const extractDeferred = () => {
+      for (const page of deferred) written += page.extract(ctx, pending.byTable, undefined).items;
+      deferred = [];
+      deferring = false;
+    };
     // Commits the pending pages with the walk state after the last of them. snapshot-replace walks
     // count their rows in the durable cursor, and the commit that finishes one records the walk
     // (found rows or not) in the same transaction: a half-walk is never recorded, an empty one is.
     const flush = async (complete: boolean) => {
       if (pending.pages === 0) return;
+      const unchanged = complete && deferring && walk.cursor.digest === lastDigest;
+      if (!unchanged) extractDeferred();
       // The baseline counts once a walk of the partition finished (WALKED): later syncs read only what is new.
       if (complete && !baseline.has(WALKED)) {
         baseline.set(WALKED, { items: 0, always: true });
@@ -141,7 +161,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           : undefined;
       await warehouse.commitBatch(
         // Keys listed twice (on two pages of this batch, or by two batches of a group commit) are deduplicated once, at the commit.
-        [...pending.byTable.values()],
+        // A walk that listed what the last one did gives no table: its versions are open already, and nothing closes.
+        unchanged ? [] : [...pending.byTable.values()],
         { partitionId: partition.id, stream: partition.stream, pageToken: walk.pageToken, cursor: { ...cursor }, rows: totalRows, pages: totalPages, complete },
         {
           runId: input.runId,
@@ -212,10 +233,20 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         }
         mergeDrift(pending.drift, drift);
         notePresence(page.keys(), baseline, pending, declared(stream), input.mode === 'sync' && baseline.has(WALKED));
-        // Only the items no earlier walk stored are written (walk.ts, storedPart); the run still counts the page's rows whole.
-        const extracted = page.extract(ctx, pending.byTable, input.mode === 'sync' ? storedPart(mode, walk.cursor) : undefined);
-        pending.rows += extracted.held;
-        written += extracted.items;
+        // The chain starts only at a walk's first page (a walk resumed from a cursor without one, written
+        // by an earlier release, ends without a digest: a digest of its later pages would not describe it).
+        if (same && (walk.cursor.digest !== undefined || walk.pageToken === null)) walk = { ...walk, cursor: { ...walk.cursor, digest: chainDigest(walk.cursor.digest ?? seed, page.digest()) } };
+        if (deferring) {
+          deferred.push(page);
+          deferredItems += page.items;
+          pending.rows += page.held(ctx);
+          if (deferredItems > DEFER_MAX_ITEMS) extractDeferred();
+        } else {
+          // Only the items no earlier walk stored are written (walk.ts, storedPart); the run still counts the page's rows whole.
+          const extracted = page.extract(ctx, pending.byTable, input.mode === 'sync' ? storedPart(mode, walk.cursor) : undefined);
+          pending.rows += extracted.held;
+          written += extracted.items;
+        }
         pending.pages += 1;
         pending.items += page.items;
         if (page.cut === true) {
@@ -250,6 +281,14 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   }
 
   return { planPartitions, syncBatch, readCheckpoint: (id) => warehouse.readCheckpoint(id) };
+}
+
+/** Items a sync walk holds unextracted while it may repeat the last walk; past it they are extracted (memory). */
+const DEFER_MAX_ITEMS = 50_000;
+
+/** The walk's digest after one more page: chained, so equal digests mean the same items on the same pages. */
+function chainDigest(previous: string, page: string): string {
+  return createHash('sha1').update(previous).update('\n').update(page).digest('base64');
 }
 
 interface PendingPages {

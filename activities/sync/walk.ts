@@ -94,7 +94,10 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
       {
         // The newest item of the last complete walk: kept by an unfinished walk as `known`.
         const known = input.mode === 'backfill' ? undefined : previous?.complete ? prev.top : prev.known;
-        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, stream: carried }) } };
+        // The last complete walk's digest, only when nothing of the partition was committed after it: a
+        // walk that committed pages and never finished changed rows that digest does not describe.
+        const lastDigest = mode === 'snapshot-replace' && input.mode === 'sync' && previous?.complete ? prev.digest : undefined;
+        return { kind: 'walk', walk: { pageToken: null, cursor: defined({ runId: input.runId, snapshotAt: input.snapshotAt, known, stream: carried, lastDigest }) } };
       }
   }
 }
@@ -144,6 +147,8 @@ export function mayRestartWalk(walk: Walk): boolean {
 export function restartWalk(walk: Walk): Walk {
   const cursor = { ...walk.cursor, page: 0, staleAt: walkPosition(walk) };
   if (cursor.walkRows !== undefined || cursor.walkPages !== undefined) Object.assign(cursor, { walkRows: 0, walkPages: 0 });
+  // The pages are read again from the first: their digest starts again too.
+  delete cursor.digest;
   return { pageToken: null, cursor };
 }
 
@@ -156,6 +161,7 @@ function withoutPosition(c: WalkCursor): WalkCursor {
   const rest = { ...c };
   delete rest.page;
   delete rest.staleAt;
+  delete rest.lastDigest;
   return rest;
 }
 

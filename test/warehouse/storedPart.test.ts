@@ -3,6 +3,7 @@ import type { Endpoint } from '../../activities/api/endpoint.ts';
 import { pnRewards } from '../../activities/streams/pnRewards.ts';
 import { pnTransactions } from '../../activities/streams/pnTransactions.ts';
 import { pnUtxos } from '../../activities/streams/pnUtxos.ts';
+import { pnValidators } from '../../activities/streams/pnValidators.ts';
 import { pnVertices } from '../../activities/streams/pnVertices.ts';
 import { emptyBatches, type StoredPart, type StreamClient, type StreamDriver } from '../../activities/streams/streamDef.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
@@ -78,5 +79,22 @@ describe('the stored part of a page', () => {
     expect(drift.filter((d) => d.kind === 'new_field').map((d) => d.path).sort()).toEqual(['brandNew', 'oldNew']);
     expect(keys('pn_vertices', 'vertex_hash')).toEqual(['v12']);
     expect(keys('pn_vertices', '_extra').map((x) => JSON.parse(String(x)) as unknown)).toEqual([{ brandNew: 1 }]);
+  });
+
+  it("the stream's own stored items (pn.validators' final ones below the last newest) stay out, but not one that carries an unmapped field", async () => {
+    const p = partition('pn.validators', { network: 'mainnet' });
+    const val = (txHash: string, validationStatus: string, extra: Record<string, unknown> = {}) => ({ txHash, nodeId: `NodeID-${txHash}`, subnetId: 's', amountStaked: '1', startTimestamp: 1, endTimestamp: 2, validationStatus, ...extra });
+    const response = { validators: [val('new', 'completed'), val('top', 'completed'), val('act', 'active'), val('old', 'removed'), val('drifted', 'completed', { laterField: 1 })] };
+    // The last walk's marks: its newest was `top`, `act` was open; the list (5) is read whole.
+    const cursor = { stream: { watch: ['NodeID-act|act'], tops: { newest: 'top' }, size: 5 } };
+    const page = await pnValidators.fetch(answering(response), p, { pageToken: null, pageSize: 10, cursor });
+    const into = emptyBatches(pnValidators.tables);
+    const counts = page.extract(ctx(p), into, undefined);
+    const batch = into.get('pn_validators')!;
+    expect(batch.columns[batch.table.columns.findIndex((c) => c.name === 'tx_hash')]).toEqual(['new', 'act', 'drifted']);
+    // Two tables (validators, status history): 3 items written to each, 5 held by each.
+    expect(counts).toEqual({ rows: 6, items: 3, held: 10 });
+    // The page's rows, whole, for tools and ground truth.
+    expect(page.rows(ctx(p)).pn_validators).toHaveLength(5);
   });
 });

@@ -167,6 +167,18 @@ describe('snapshots', () => {
     });
     expect(restartWalk(resumed.walk)).toEqual({ pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, walkRows: 0, walkPages: 0, page: 0, staleAt: -1 } });
   });
+
+  it('snapshot-replace: a sync walk takes the last digest only from a complete checkpoint; a restart drops its own; a finished walk keeps its digest', () => {
+    const complete = cp({ cursor: { runId: 'r1', snapshotAt: 1, walkRows: 5, walkPages: 1, digest: 'd1' } });
+    expect(startWalk('snapshot-replace', complete, input(), 0)).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, lastDigest: 'd1' } } });
+    // A backfill, or a walk after one that committed pages and never finished: no last digest.
+    expect(startWalk('snapshot-replace', complete, input({ mode: 'backfill' }), 0)).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } } });
+    const abandoned = cp({ complete: false, pageToken: 'x', cursor: { runId: 'r1', snapshotAt: 1, walkRows: 5, walkPages: 1, digest: 'd0', lastDigest: 'd1' } });
+    expect(startWalk('snapshot-replace', abandoned, input(), 0)).toEqual({ kind: 'walk', walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2 } } });
+    const walking: Walk = { pageToken: 'x', cursor: { runId: 'r2', snapshotAt: 2, walkRows: 5, walkPages: 1, digest: 'd2', lastDigest: 'd1', page: 1 } };
+    expect(restartWalk(walking)).toEqual({ pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, walkRows: 0, walkPages: 0, lastDigest: 'd1', page: 0, staleAt: 1 } });
+    expect(advanceWalk('snapshot-replace', walking, [], undefined)).toEqual({ complete: true, walk: { pageToken: null, cursor: { runId: 'r2', snapshotAt: 2, walkRows: 5, walkPages: 1, digest: 'd2' } } });
+  });
 });
 
 describe('a rejected page token restarts a walk once per position', () => {

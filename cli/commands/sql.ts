@@ -1,9 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { allTables } from '../../activities/streams/catalog.ts';
-import { lakeTables } from '../../activities/warehouse/export.ts';
-import { createLakeViews } from '../../activities/warehouse/lakeViews.ts';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { lakeDirOf, warehousePath } from '../../worker/paths.ts';
@@ -31,6 +28,12 @@ async function openForQuery(config: { dataDir: string; lakeDir?: string; shards:
   // Each table's link is resolved once: every view reads one whole generation, even if an export
   // publishes the next one while the session runs (the previous generation stays until the swap after).
   // Tables whose spends and rewards live in lake-only tables read them back joined (lakeViews.ts).
+  // Loaded here, not at the top: `--help` and the other commands load no catalog, DuckDB or schema code (compiledCli.test.ts).
+  const [{ allTables }, { lakeTables }, { createLakeViews }] = await Promise.all([
+    import('../../activities/streams/catalog.ts'),
+    import('../../activities/warehouse/export.ts'),
+    import('../../activities/warehouse/lakeViews.ts'),
+  ]);
   await createLakeViews(connection, dir, lakeTables(allTables()));
   return { connection, source: sharded ? `${dir} (Parquet lake of shards ${config.shards.join(', ')})` : `${dir} (Parquet export; the warehouse file is in use by a worker)` };
 }

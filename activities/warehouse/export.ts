@@ -199,11 +199,36 @@ class TableWriter {
     return { files, fileOf: (values) => place(values)[0] };
   }
 
+  /** The temporary table holding the rows of the files being written (see stage), while it exists. */
+  private staged: string | undefined;
+
   async write(build: string, rel: string, file: LakeFile): Promise<void> {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
-    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.staged ?? this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+  }
+
+  /**
+   * Copies the rows of `files` out of the table in one scan, into a temporary table the COPYs of
+   * `write` then read until the returned function drops it. A table of a long history is one or two
+   * row groups, so no zone map skips the other days: each COPY from the table read all of it, and a
+   * night's few files cost that many scans of the whole history.
+   */
+  async stage(files: readonly LakeFile[]): Promise<() => Promise<void>> {
+    const params: DuckDBValue[] = [];
+    const filters = files.map((f) => {
+      const filter = partitionFilter(this.def, f.values, f.span, params.length);
+      params.push(...filter.params);
+      return `(${filter.where})`;
+    });
+    const name = ident(`_glacier_export_${this.def.name}`);
+    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from()} WHERE ${filters.join(' OR ')}`, params);
+    this.staged = name;
+    return async () => {
+      this.staged = undefined;
+      await this.conn.run(`DROP TABLE IF EXISTS ${name}`);
+    };
   }
 }
 
@@ -311,7 +336,7 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
  * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
  * Returns the number of files written (0 when the table's files stay as they are).
  */
-async function publishTable(w: TableWriter, gens: TableGenerations, changes: TableChanges, ownFile: (name: string) => boolean, beforeClaim?: ExportOptions['beforeClaim']): Promise<number> {
+async function publishTable(w: TableWriter, gens: TableGenerations, changes: TableChanges, ownFile: (name: string) => boolean, stage: boolean, beforeClaim?: ExportOptions['beforeClaim']): Promise<number> {
   const { files, fileOf } = w.layout(changes.partitions);
   const dirtyFromChanges = new Set<string>();
   for (const p of changes.written) dirtyFromChanges.add(fileOf(changes.partitions.get(p)!));
@@ -333,7 +358,14 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
     try {
       const dirtySet = new Set(dirty);
       for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
-      for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+      // A night's few files are cut from one scan of the table (the full path writes every file: it
+      // reads the table file by file rather than hold a copy of it).
+      const unstage = stage && dirty.length > 1 ? await w.stage(dirty.map((rel) => files.get(rel)!)) : undefined;
+      try {
+        for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+      } finally {
+        await unstage?.();
+      }
     } catch (error) {
       // Another export pruned the base while this one linked from it: build again on the latest.
       if (errno(error) === 'ENOENT' && attempt < 5) continue;
@@ -434,7 +466,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
       if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
       const marked = full ? undefined : await fingerprintMarked(conn, w, known, values as (string | null)[][]);
       const r = marked ?? (await fingerprintAll(conn, w, known));
-      result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
+      result.files += await publishTable(w, gens, r, ownFile, marked !== undefined, options.beforeClaim);
       if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;

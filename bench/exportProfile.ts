@@ -187,6 +187,25 @@ async function byHistory(days: number[]): Promise<void> {
       log(`${name.slice(0, 55).padEnd(56)}${cells.join('')}${(a && b ? fmt(b / a, 2) : '-').padStart(8)}`);
     }
   };
+  // The whole export's statements and calls by step.
+  const steps: [string, RegExp][] = [
+    ['read: exports, layouts, marks', /^sql: SELECT table_name/],
+    ['fingerprints', /^sql: fingerprint/],
+    ['staging (temporary tables)', /^sql: (CREATE OR REPLACE TEMP|DROP TABLE)/],
+    ['COPY per file', /^sql: COPY/],
+    ['generation build: links, dirs, listing', /^fs: (linkSync|mkdirSync|readdirSync|existsSync|lstatSync|readlinkSync)/],
+    ['claim: marker, fsync', /^fs: (fsyncSync|openSync|closeSync|writeFileSync|renameSync)/],
+    ['publish: link swap', /^fs: symlinkSync/],
+    ['retire old generations (rm)', /^fs: (rmSync|rmdirSync)/],
+    ['bookkeeping transaction', /^sql: (INSERT|UPDATE|DELETE|COMMIT|BEGIN|ROLLBACK)/],
+  ];
+  const stepOf = (kind: string) => steps.find(([, re]) => re.test(kind))?.[0] ?? `other (${kind.slice(0, 30)})`;
+  const bySteps = (r: typeof first): Figures => {
+    const out: Figures = new Map();
+    for (const [kind, f] of r.kinds) add(out, stepOf(kind), f);
+    return out;
+  };
+  table('per step of the whole export', bySteps, 'calls');
   table('per table, exported one at a time (files written)', (r) => r.tables, 'files');
   table('per statement or call of the whole export', (r) => r.kinds, 'calls');
   log(`\n${'whole export: files written'.padEnd(56)}${days.map((d) => `${per(results.get(d)!.total.files)} ${per(results.get(d)!.total.cpuMs)} (${per(results.get(d)!.total.wallMs)})`.padStart(26)).join('')}${fmt(last.total.cpuMs / first.total.cpuMs, 2).padStart(8)}`);

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
-import { layoutSignature, partitionColumns, partitionFilter, partitionsFilter, valuesOfKey } from './lakeKeys.ts';
+import { dateWhenScan, layoutSignature, partitionColumns, partitionFilter, partitionsFilter, spanRange, valuesOfKey } from './lakeKeys.ts';
 import { snapshotWalksExport } from './snapshotWalksTable.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
@@ -120,6 +120,8 @@ interface TableChanges {
   current: Map<string, { fingerprint: string; rows: number }>;
   /** Every partition the table has after this export, with its values. */
   partitions: Map<string, (string | null)[]>;
+  /** Marked path: the rows of every partition after this export (from the fingerprints, recorded or new). */
+  rows?: Map<string, number>;
 }
 
 /**
@@ -156,9 +158,21 @@ class TableWriter {
     this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
   }
 
-  /** The relation the table's rows come from: the warehouse table, or a lake-only table's SELECT (TableDef.lakeSource). */
-  from(alias?: string): string {
+  /**
+   * The relation the table's rows come from: the warehouse table, or a lake-only table's SELECT
+   * (TableDef.lakeSource). Given the files a statement reads (`within`), a `dateWhen` table is read
+   * through dateWhenScan over the range that bounds them: stage does, on a long history's table, where
+   * it skips the columns of the rows of other days (on a short one the union's second scan costs
+   * more than it saves: 162 against 141 CPU ms for the night's statements of pn_transaction_utxos
+   * and pn_transactions at one day, 220 against 233 at 100 days).
+   */
+  from(alias?: string, within?: readonly { values: readonly (string | null)[]; span?: 'day' | 'month' }[]): string {
     if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
+    const ranges = (within ?? []).map((f) => spanRange(this.def, f.values, f.span));
+    if (this.def.export.dateWhen && ranges.length > 0 && ranges.every((r) => r !== undefined)) {
+      const bounds: [number, number] = [Math.min(...ranges.map((r) => r![0])), Math.max(...ranges.map((r) => r![1]))];
+      return `${dateWhenScan(this.def, ident(this.def.name), bounds)} AS ${alias ?? ident(this.def.name)}`;
+    }
     return alias ? `${ident(this.def.name)} AS ${alias}` : ident(this.def.name);
   }
 
@@ -199,11 +213,36 @@ class TableWriter {
     return { files, fileOf: (values) => place(values)[0] };
   }
 
+  /** The temporary table holding the rows of the files being written (see stage), while it exists. */
+  private staged: string | undefined;
+
   async write(build: string, rel: string, file: LakeFile): Promise<void> {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
-    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.staged ?? this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+  }
+
+  /**
+   * Copies the rows of `files` out of the table in one scan, into a temporary table the COPYs of
+   * `write` then read until the returned function drops it. A table of a long history is one or two
+   * row groups, so no zone map skips the other days: each COPY from the table read all of it, and a
+   * night's few files cost that many scans of the whole history.
+   */
+  async stage(files: readonly LakeFile[]): Promise<() => Promise<void>> {
+    const params: DuckDBValue[] = [];
+    const filters = files.map((f) => {
+      const filter = partitionFilter(this.def, f.values, f.span, params.length);
+      params.push(...filter.params);
+      return `(${filter.where})`;
+    });
+    const name = ident(`_glacier_export_${this.def.name}`);
+    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params);
+    this.staged = name;
+    return async () => {
+      this.staged = undefined;
+      await this.conn.run(`DROP TABLE IF EXISTS ${name}`);
+    };
   }
 }
 
@@ -302,7 +341,9 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
     if (known.get(partPath) === fingerprint) unchanged++;
     else written.push(partPath);
   }
-  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !parts.has(p)).length, deleted, current, partitions };
+  // A fingerprint is `<rows>:<hashes>`.
+  const rows = new Map([...partitions.keys()].map((p) => [p, current.get(p)?.rows ?? Number(known.get(p)?.split(':')[0] ?? 0)]));
+  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !parts.has(p)).length, deleted, current, partitions, rows };
 }
 
 /**
@@ -311,6 +352,27 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
  * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
  * Returns the number of files written (0 when the table's files stay as they are).
  */
+/**
+ * The files of a table's night are staged (TableWriter.stage) when there are several and the table
+ * holds more than this many times their rows: then one scan of the table and a COPY of each from the
+ * small copy cost less than a scan of the table per file. A short history's files are most of its
+ * table, and the copy would only add a statement (each COPY has a fixed cost of a few ms).
+ */
+const STAGE_RATIO = 4;
+
+/** Whether the dirty files of a table on the marked path are cut from one staged scan (STAGE_RATIO). */
+function worthStaging(changes: TableChanges, dirty: readonly string[], fileOf: (values: readonly (string | null)[]) => string): boolean {
+  if (!changes.rows || dirty.length < 2) return false;
+  const dirtySet = new Set(dirty);
+  let stored = 0;
+  let toWrite = 0;
+  for (const [path, n] of changes.rows) {
+    stored += n;
+    if (dirtySet.has(fileOf(changes.partitions.get(path)!))) toWrite += n;
+  }
+  return toWrite * STAGE_RATIO < stored;
+}
+
 async function publishTable(w: TableWriter, gens: TableGenerations, changes: TableChanges, ownFile: (name: string) => boolean, beforeClaim?: ExportOptions['beforeClaim']): Promise<number> {
   const { files, fileOf } = w.layout(changes.partitions);
   const dirtyFromChanges = new Set<string>();
@@ -333,7 +395,14 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
     try {
       const dirtySet = new Set(dirty);
       for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
-      for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+      // A long history's few files of a night are cut from one scan of the table (the full path
+      // writes from the table file by file: it would hold a copy of all of it).
+      const unstage = worthStaging(changes, dirty, fileOf) ? await w.stage(dirty.map((rel) => files.get(rel)!)) : undefined;
+      try {
+        for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+      } finally {
+        await unstage?.();
+      }
     } catch (error) {
       // Another export pruned the base while this one linked from it: build again on the latest.
       if (errno(error) === 'ENOENT' && attempt < 5) continue;

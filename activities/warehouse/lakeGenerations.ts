@@ -149,11 +149,30 @@ export class TableGenerations {
     return build;
   }
 
+  /**
+   * Per build: the files hard-linked into it (claim does not fsync them again) and the directories made
+   * for them. A generation of a long history holds hundreds of files of which a night changes a few:
+   * one fsync, open and mkdir each was the part of the export that grew with the history.
+   */
+  private readonly builds = new Map<string, { linked: Set<string>; dirs: Set<string> }>();
+
+  private buildState(build: string): { linked: Set<string>; dirs: Set<string> } {
+    let state = this.builds.get(build);
+    if (!state) this.builds.set(build, (state = { linked: new Set(), dirs: new Set() }));
+    return state;
+  }
+
   /** Hard-links a file of generation `from` into the build (same relative path). */
   linkInto(build: string, from: number, rel: string): void {
     const target = join(build, rel);
-    mkdirSync(dirname(target), { recursive: true });
+    const state = this.buildState(build);
+    const dir = dirname(target);
+    if (!state.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      state.dirs.add(dir);
+    }
     linkSync(join(this.pathOf(from), rel), target);
+    state.linked.add(target);
   }
 
   /**
@@ -162,11 +181,16 @@ export class TableGenerations {
    */
   claim(build: string, n: number): boolean {
     writeFileSync(join(build, GENERATION_MARKER), `${JSON.stringify({ table: this.table, generation: n, owner: this.owner })}\n`);
+    // A hard-linked file's data and inode were made durable when the generation it came from was
+    // claimed; its new name is an entry of a directory fsynced below. So only the files written into
+    // the build (and the marker) are fsynced: the cost follows what changed, not the table's files.
+    const linked = this.builds.get(build)?.linked ?? new Set<string>();
+    this.builds.delete(build);
     const dirs: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
         if (e.isDirectory()) walk(join(d, e.name));
-        else fsyncPath(join(d, e.name));
+        else if (!linked.has(join(d, e.name))) fsyncPath(join(d, e.name));
       }
       dirs.push(d);
     };

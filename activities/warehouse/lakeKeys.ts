@@ -113,6 +113,29 @@ function monthRange(month: string): [number, number] {
   return [lo, next.getTime() / 1000];
 }
 
+/** The epoch-second range of a partition's day (or, span 'month', of a file's month); undefined for an undated table or the NULL day. */
+export function spanRange(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day'): [number, number] | undefined {
+  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : null;
+  if (day === null || day === undefined) return undefined;
+  return span === 'day' ? dayRange(day) : monthRange(day);
+}
+
+/**
+ * The rows of `relation` (a `dateWhen` table) that can be dated within [lo, hi), as a relation whose
+ * every filter is a plain range DuckDB applies inside its scan: those whose dateFrom lies in it, and
+ * those of an earlier dateFrom whose other date column lies in it (the dateFrom never exceeds the
+ * date; the two parts are disjoint). The date filter of partitionFilter still applies on top. With the
+ * filter alone, its OR of two columns runs after the scan, which then reads every column of every row
+ * of the table (pn_transaction_utxos at 100 days: 20 ms a statement). Undefined for other tables.
+ */
+export function dateWhenScan(def: TableDef, relation: string, [lo, hi]: [number, number]): string | undefined {
+  const when = def.export.dateWhen;
+  if (!when) return undefined;
+  const from = ident(def.export.dateFrom!);
+  const other = ident(when.dateFrom);
+  return `(SELECT * FROM ${relation} WHERE ${from} >= ${lo} AND ${from} < ${hi} UNION ALL SELECT * FROM ${relation} WHERE ${other} >= ${lo} AND ${other} < ${hi} AND ${from} < ${lo})`;
+}
+
 /**
  * The rows of one partition (span 'month': the date value is 'YYYY-MM' and the range its month, the
  * rows of one compacted lake file): equality on the partition columns, and for the day a range over the

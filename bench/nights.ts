@@ -9,7 +9,8 @@
  *   npm run bench:nights                              100 nights on a 30-day world, the 1x/10x/100x
  *                                                     comparison and the idle night
  *   npm run bench:nights -- --nights 5 --days 3 --scaling-days 1 --scaling 1,10 --skip-idle
- *   --scaling-nights 3: measured nights per scaling world after its warm-up (each phase: their median)
+ *   --scaling-nights 3: measured nights per scaling world after its warm-up (each phase: their median);
+ *   the worlds' measured nights take turns, so a passing load falls on all of them
  *   npm run bench:nights -- --memory-limit 128MB      every world's warehouse.memoryLimit
  *   npm run bench:nights -- --sweep-concurrency 8     every world's sweepConcurrency
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
@@ -227,16 +228,32 @@ async function runIdle(): Promise<NightsResults['idle']> {
 /** Scaling worlds whose backfill did not finish, and why. */
 const failures: { scale: number; days: number; reason: string }[] = [];
 
+/**
+ * Every world is backfilled and warmed up first, then their measured nights take turns (1x, 10x,
+ * 100x, then 10x, 100x, 1x, ...): a load that comes and goes on this shared machine falls on every
+ * world alike, instead of on whichever world was running then.
+ */
 async function runScaling(): Promise<ScalingRow[]> {
-  const rows: ScalingRow[] = [];
-  for (const k of SCALES) {
-    const days = SCALING_DAYS * k;
-    const dir = join(DATA_DIR, `scale-${k}x`);
-    rmSync(dir, { recursive: true, force: true });
-    const size = nightsSize(days, STEPS_PER_DAY);
-    log(`scaling ${k}x: a ${days}-day history (${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain)`);
-    const svc = await NightService.start({ label: `${k}x`, dir, simulator: { seed: SEED, size }, tune, log });
-    try {
+  interface World {
+    k: number;
+    days: number;
+    dir: string;
+    svc: NightService;
+    backfill: { seconds: number; cpu: number };
+    measured: NightFigures[];
+    last: NightFigures;
+  }
+  const worlds: World[] = [];
+  const started: NightService[] = [];
+  try {
+    for (const k of SCALES) {
+      const days = SCALING_DAYS * k;
+      const dir = join(DATA_DIR, `scale-${k}x`);
+      rmSync(dir, { recursive: true, force: true });
+      const size = nightsSize(days, STEPS_PER_DAY);
+      log(`scaling ${k}x: a ${days}-day history (${fmt(size.evmBlocks!)} C-chain blocks, ${fmt(size.pnTxsPerChain!)} primary-network transactions per chain)`);
+      const svc = await NightService.start({ label: `${k}x`, dir, simulator: { seed: SEED, size }, tune, log });
+      started.push(svc);
       let backfill: { seconds: number; cpu: number };
       try {
         backfill = await prepare(svc, `${k}x`);
@@ -247,24 +264,27 @@ async function runScaling(): Promise<ScalingRow[]> {
         failures.push({ scale: k, days, reason });
         continue;
       }
-      // One warm-up night (the first after a backfill), then the measured one: both grow one day.
+      // One warm-up night (the first after a backfill), then the measured ones: each grows one day.
       const warm = await runNight(svc, 1, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true });
       log(`${k}x warm-up ${nightLine(warm)}`);
-      // Then the measured nights, each growing one day: a phase's figure is its median over them (one
-      // night's CPU on this shared machine moves by a third from run to run).
-      const measured: NightFigures[] = [];
-      for (let i = 0; i < SCALING_NIGHTS; i++) {
-        const n = await runNight(svc, 2 + i, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true });
-        log(`${k}x ${nightLine(n, measured.at(-1) ?? warm)}`);
-        measured.push(n);
-      }
-      rows.push({ scale: k, days, storedRows: measured.at(-1)!.storedRows, backfill, night: medianNight(measured), nights: measured.length });
-    } finally {
-      await svc.stop();
-      if (!values.keep) rmSync(dir, { recursive: true, force: true });
+      worlds.push({ k, days, dir, svc, backfill, measured: [], last: warm });
     }
+    // A phase's figure is its median over the measured nights (one night's CPU on this shared machine
+    // moves by a third from run to run).
+    for (let i = 0; i < SCALING_NIGHTS; i++) {
+      for (let j = 0; j < worlds.length; j++) {
+        const w = worlds[(i + j) % worlds.length];
+        const n = await runNight(w.svc, 2 + i, { scheduleId: SCHEDULE_ID, checks: CHECKS, grow: true });
+        log(`${w.k}x ${nightLine(n, w.last)}`);
+        w.measured.push(n);
+        w.last = n;
+      }
+    }
+    return worlds.map((w) => ({ scale: w.k, days: w.days, storedRows: w.last.storedRows, backfill: w.backfill, night: medianNight(w.measured), nights: w.measured.length }));
+  } finally {
+    for (const svc of started) await svc.stop();
+    if (!values.keep) for (const k of SCALES) rmSync(join(DATA_DIR, `scale-${k}x`), { recursive: true, force: true });
   }
-  return rows;
 }
 
 function doneWhen(results: NightsResults): DoneWhen[] {

@@ -98,12 +98,7 @@ async function idleNight(into: string): Promise<void> {
 async function growthNight(days: number, into: string): Promise<void> {
   const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `world${days}`), simulator: { seed: 7, size: nightsSize(days, 24) }, tune: (c) => void (c.warehouse = { ...c.warehouse, memoryLimit: '128MB' }), log });
   try {
-    await svc.mustCli(['backfill', '--json']);
-    await svc.advanceDays(1);
-    await svc.mustCli(['sync', '--json']);
-    await svc.advanceDays(1);
-    await svc.mustCli(['sync', '--no-export', '--json']);
-    await svc.stopWorker();
+    await svc.syncedUnexportedNight();
     cpSync(svc.dataDir, into, { recursive: true });
   } finally {
     await svc.stop();

@@ -45,12 +45,7 @@ try {
   for (const days of DAYS) {
     const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `d${days}`), simulator: { seed: 7, size: nightsSize(days, STEPS_PER_DAY) }, tune, log });
     try {
-      await svc.mustCli(['backfill', '--json']);
-      await svc.advanceDays(1);
-      await svc.mustCli(['sync', '--json']);
-      await svc.advanceDays(1);
-      await svc.mustCli(['sync', '--no-export', '--json']);
-      await svc.stopWorker();
+      await svc.syncedUnexportedNight();
       const warehouse = await openWarehouse(svc.warehouseFile);
       const figures = new Map<string, TableFigure>();
       try {

@@ -233,6 +233,19 @@ export class NightService {
     if (!res.ok) throw new Error(`advance: HTTP ${res.status} ${await res.text()}`);
   }
 
+  /**
+   * The night the export benches measure: backfill, one day synced and exported, one more day synced
+   * without export (its changes wait in the lake marks), then the worker stops to free the file.
+   */
+  async syncedUnexportedNight(): Promise<void> {
+    await this.mustCli(['backfill', '--json']);
+    await this.advanceDays(1);
+    await this.mustCli(['sync', '--json']);
+    await this.advanceDays(1);
+    await this.mustCli(['sync', '--no-export', '--json']);
+    await this.stopWorker();
+  }
+
   /** Stops the worker (SIGTERM, so its DuckDB file is released); the server and simulator stay up. */
   async stopWorker(): Promise<void> {
     const worker = this.worker;

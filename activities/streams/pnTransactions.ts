@@ -60,7 +60,7 @@ export const pnTransactionRewardsLake: TableDef = {
 };
 
 /** What the spend of an emitted UTXO sets (sql/ops/propagateUtxoSpends.sql); consumed_on_chain_id is the output's own (set when created), kept in the base file. */
-export const SPEND_COLUMNS = ['consuming_tx_hash', 'consuming_block_number', 'consuming_block_timestamp', 'consuming_tx_timestamp', 'credentials'];
+const SPEND_COLUMNS = ['consuming_tx_hash', 'consuming_block_number', 'consuming_block_timestamp', 'consuming_tx_timestamp', 'credentials'];
 export const pnTransactionsTable = defineTable<Tx>({
   name: 'pn_transactions',
   comment:

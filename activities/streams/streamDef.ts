@@ -288,14 +288,14 @@ export interface DrivenPage {
   identities(): string[];
   /** Walk-order key and identity of each item that has both (streams declaring orderKey and identity), in list order. */
   keyed(): [key: number, id: string][];
-  /**
-   * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
-   * walks stored are left out (values of the whole page, StreamPage.response, are always written).
-   */
   /** A digest of the page's items (sha1 of their JSON): equal items in the same order, equal digest. */
   digest(): string;
   /** Rows the page would give its tables, counted without filling them (what the run record counts). */
   held(ctx: NormalizeContext): number;
+  /**
+   * Appends the page's rows to the column batches (by table name). With `stored`, the items earlier
+   * walks stored are left out (values of the whole page, StreamPage.response, are always written).
+   */
   extract(ctx: NormalizeContext, into: ReadonlyMap<string, ColumnBatch>, stored?: StoredPart): Extracted;
   /** What the page carried that the stream did not expect (new fields, new enum values); scanned once per page. */
   drift(): DriftSeen[];

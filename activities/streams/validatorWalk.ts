@@ -88,6 +88,9 @@ const token = (step: Step, api = '') => `step:${step}:${api}`;
  */
 const BELOW = 'below-top:';
 
+/** The statuses a validation never leaves (a status the service adds later is written, not assumed final). */
+const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
+
 /**
  * Which items of a page (in list order, newest first) an earlier complete walk stored and that cannot
  * have changed since: a validation at or below the last walk's newest (`below`: the whole page is;
@@ -99,9 +102,6 @@ const BELOW = 'below-top:';
  * (StreamPage.stored) instead of merging them unchanged. Undefined without the marks of a complete
  * walk (a backfill carries none, nor does a first walk): then every item is written.
  */
-/** The statuses a validation never leaves (a status the service adds later is written, not assumed final). */
-const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
-
 function storedItems(items: readonly Validator[], c: ValidatorCursor, below: boolean): boolean[] | undefined {
   const top = c.tops?.newest;
   if (c.watch === undefined || top === undefined) return undefined;

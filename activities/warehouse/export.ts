@@ -347,12 +347,6 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
 }
 
 /**
- * Builds and publishes the table's next generation when its files change: unchanged files are
- * hard-linked from the latest generation, files holding a changed or deleted partition (or missing
- * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
- * Returns the number of files written (0 when the table's files stay as they are).
- */
-/**
  * The files of a table's night are staged (TableWriter.stage) when there are several and the table
  * holds more than this many times their rows: then one scan of the table and a COPY of each from the
  * small copy cost less than a scan of the table per file. A short history's files are most of its
@@ -373,6 +367,12 @@ function worthStaging(changes: TableChanges, dirty: readonly string[], fileOf: (
   return toWrite * STAGE_RATIO < stored;
 }
 
+/**
+ * Builds and publishes the table's next generation when its files change: unchanged files are
+ * hard-linked from the latest generation, files holding a changed or deleted partition (or missing
+ * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
+ * Returns the number of files written (0 when the table's files stay as they are).
+ */
 async function publishTable(w: TableWriter, gens: TableGenerations, changes: TableChanges, ownFile: (name: string) => boolean, beforeClaim?: ExportOptions['beforeClaim']): Promise<number> {
   const { files, fileOf } = w.layout(changes.partitions);
   const dirtyFromChanges = new Set<string>();

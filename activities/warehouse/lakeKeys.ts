@@ -18,12 +18,15 @@ export interface PartitionColumn {
 
 const DAY_SECONDS = 86_400;
 
+/** A column of `def`'s row, qualified by `alias` when given. */
+const qualified = (column: string, alias?: string) => (alias ? `${alias}.${ident(column)}` : ident(column));
+
 /**
  * The epoch seconds that date a row of `def` (SQL, columns qualified by `alias` when given): its
  * dateFrom column, or for the rows `dateWhen` selects its own column when not NULL.
  */
 function dateSql(def: TableDef, alias?: string): string {
-  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const col = (c: string) => qualified(c, alias);
   const from = col(def.export.dateFrom!);
   const when = def.export.dateWhen;
   return when ? `(CASE WHEN ${col(when.column)} = ${sqlString(when.equals)} THEN coalesce(${col(when.dateFrom)}, ${from}) ELSE ${from} END)` : from;
@@ -31,7 +34,7 @@ function dateSql(def: TableDef, alias?: string): string {
 
 /** The hive keys of a table in path order, each with its SQL over the table's columns. */
 export function partitionColumns(def: TableDef, alias?: string): PartitionColumn[] {
-  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const col = (c: string) => qualified(c, alias);
   const keys = def.export.partitionBy.map((c) => ({ name: c, expr: `CAST(${col(c)} AS VARCHAR)` }));
   if (def.export.dateFrom) keys.push({ name: 'date', expr: `strftime(to_timestamp(${dateSql(def, alias)}) AT TIME ZONE 'UTC', '%Y-%m-%d')` });
   return keys;
@@ -45,7 +48,7 @@ export function partitionColumns(def: TableDef, alias?: string): PartitionColumn
  */
 function dateRangeSql(def: TableDef, lo: string, hi: string, alias?: string): string {
   const date = dateSql(def, alias);
-  const col = (c: string) => (alias ? `${alias}.${ident(c)}` : ident(c));
+  const col = (c: string) => qualified(c, alias);
   const when = def.export.dateWhen;
   if (!when) return `${date} >= ${lo} AND ${date} < ${hi}`;
   const from = col(def.export.dateFrom!);
@@ -156,10 +159,10 @@ export function partitionFilter(def: TableDef, values: readonly (string | null)[
     }
   });
   if (def.export.dateFrom) {
-    const day = values[def.export.partitionBy.length];
-    if (day === null) clauses.push(`${dateSql(def)} IS NULL`);
+    const range = spanRange(def, values, span);
+    if (range === undefined) clauses.push(`${dateSql(def)} IS NULL`);
     else {
-      const [lo, hi] = span === 'day' ? dayRange(day) : monthRange(day);
+      const [lo, hi] = range;
       params.push(BigInt(lo));
       const from = $();
       params.push(BigInt(hi));

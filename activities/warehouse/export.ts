@@ -169,9 +169,10 @@ class TableWriter {
   from(alias?: string, within?: readonly { values: readonly (string | null)[]; span?: 'day' | 'month' }[]): string {
     if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
     const ranges = (within ?? []).map((f) => spanRange(this.def, f.values, f.span));
-    if (this.def.export.dateWhen && ranges.length > 0 && ranges.every((r) => r !== undefined)) {
+    if (ranges.length > 0 && ranges.every((r) => r !== undefined)) {
       const bounds: [number, number] = [Math.min(...ranges.map((r) => r![0])), Math.max(...ranges.map((r) => r![1]))];
-      return `${dateWhenScan(this.def, ident(this.def.name), bounds)} AS ${alias ?? ident(this.def.name)}`;
+      const rel = this.def.export.dateWhen ? dateWhenScan(this.def, ident(this.def.name), bounds) : `(SELECT * FROM ${ident(this.def.name)} WHERE ${ident(this.def.export.dateFrom!)} >= ${bounds[0]} AND ${ident(this.def.export.dateFrom!)} < ${bounds[1]})`;
+      return `${rel} AS ${alias ?? ident(this.def.name)}`;
     }
     return alias ? `${ident(this.def.name)} AS ${alias}` : ident(this.def.name);
   }
@@ -290,14 +291,14 @@ async function markedFingerprints(conn: DuckDBConnection, w: TableWriter, parts:
     const branches = parts.map(([, values], i) => {
       const filter = partitionFilter(w.def, values, 'day', params.length);
       params.push(...filter.params);
-      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${w.from()} WHERE ${filter.where}`;
+      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${w.from(undefined, [{ values }])} WHERE ${filter.where}`;
     });
     for (const fp of (await conn.runAndReadAll(branches.join('\nUNION ALL\n'), params)).getRowObjectsJS()) out.set(parts[Number(fp.i)][0], { n: fp.n, h: fp.h });
     return out;
   }
   const keys = partitionColumns(w.def, 't');
   const { where, params } = partitionsFilter(w.def, parts.map(([, values]) => values), 't');
-  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${w.from('t')} WHERE ${where} GROUP BY ALL`;
+  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${w.from('t', parts.map(([, values]) => ({ values })))} WHERE ${where} GROUP BY ALL`;
   for (const fp of (await conn.runAndReadAll(sql, params)).getRowObjectsJS()) {
     out.set(partitionPath(w.def, keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])))), { n: fp.n, h: fp.h });
   }
@@ -352,7 +353,7 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
  * small copy cost less than a scan of the table per file. A short history's files are most of its
  * table, and the copy would only add a statement (each COPY has a fixed cost of a few ms).
  */
-const STAGE_RATIO = 4;
+const STAGE_RATIO = Number(process.env.GLACIER_STAGE_RATIO ?? 4);
 
 /** Whether the dirty files of a table on the marked path are cut from one staged scan (STAGE_RATIO). */
 function worthStaging(changes: TableChanges, dirty: readonly string[], fileOf: (values: readonly (string | null)[]) => string): boolean {

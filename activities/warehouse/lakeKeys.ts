@@ -221,6 +221,11 @@ export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false
 
 export const MARK_INSERT = 'INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)';
 
+/** The statement that marks the partitions of `def` holding the rows of `relation` (a stage, or the staged rows that differ from the stored ones). */
+export function rowsMarkSql(def: TableDef, relation: string): string {
+  return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 's')} AS k FROM ${relation} AS s)`;
+}
+
 /**
  * Expands `{lake_key:<table>:<alias>:<partition columns>:<date column>}` (columns comma-separated, the date
  * column possibly empty) in a follow-up SQL file to the partition key of the row `alias`. The file

@@ -9,6 +9,17 @@ export interface MergeOptions {
   constrained: boolean;
   /** Some staged row has NULL in the table's pruneBy column (it cannot be matched on that column). */
   nullPrune?: boolean;
+  /**
+   * The statement that marks the lake partitions of the rows of a relation (aliased `s`): the merge
+   * marks the staged rows that differ from the stored ones (new or changed), not the batch, so a page
+   * that re-reads old rows as they are marks nothing (lakeKeys.ts changedRowsMarkSql).
+   */
+  markRows?: (relation: string) => string;
+  /**
+   * A temporary table to hold the staged rows that differ from the stored ones, made before anything
+   * else (`{changed}` of the table's follow-up SQL, which reads the stage before and after the merge).
+   */
+  changed?: string;
 }
 
 /**
@@ -39,25 +50,36 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   }
   // A versioned table's merge first counts what changes and writes only that (versions.ts mergeVersions).
   if (def.merge === 'versions') throw new Error(`${def.name}: a versioned table is merged by mergeVersions, not mergeStatements`);
-  if (options.constrained) {
-    const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
-    return [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
-  }
   // Rows the table already holds with the same values leave the stage first, so a night that re-reads
   // what it stored writes nothing there (no delete, no insert, no WAL, nothing for the checkpoint). A
   // touch column (last_seen_at) is set in place on rows whose other values are unchanged. Not with a
   // follow-up SQL file: those read the whole stage (a spend marks the UTXO it consumes).
   const keyMatch = def.pruneBy && !options.nullPrune ? match([...def.primaryKey, def.pruneBy]) : match(def.primaryKey);
   const valuesOf = (cols: readonly ColumnDef[]) => cols.filter((c) => !def.primaryKey.includes(c.name)).map((c) => `t.${ident(c.name)} IS NOT DISTINCT FROM s.${ident(c.name)}`);
+  const sameRow = [keyMatch, ...valuesOf(def.columns)].join(' AND ');
   const touch = new Set(def.touch ?? []);
   const held = def.columns.filter((c) => !touch.has(c.name));
+  // The rows to mark for the lake. Where the identical rows leave the stage (below), the ones left;
+  // else (a follow-up file, a touch column set in place, a key constraint) the staged rows no stored
+  // row equals, found before the merge.
+  const dropsIdentical = !def.afterMerge?.length && !options.constrained;
+  const changed = options.changed ? ident(options.changed) : undefined;
+  const before = [
+    ...(changed ? [`CREATE OR REPLACE TEMP TABLE ${changed} AS SELECT s.* FROM ${s} AS s ANTI JOIN ${t} AS t ON ${sameRow}`] : []),
+    ...(options.markRows && (!dropsIdentical || touch.size) ? [options.markRows(changed ?? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${t} AS t ON ${sameRow})`)] : []),
+  ];
+  const markLeft = options.markRows && dropsIdentical && !touch.size ? [options.markRows(s)] : [];
+  if (options.constrained) {
+    const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
+    return [...before, `INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  }
   const unchanged = def.afterMerge?.length
     ? []
     : [
         ...(touch.size
           ? [`UPDATE ${t} AS t SET ${[...touch].map((c) => `${ident(c)} = s.${ident(c)}`).join(', ')} FROM ${s} AS s WHERE ${[keyMatch, ...valuesOf(held), `(${[...touch].map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ')})`].join(' AND ')}`]
           : []),
-        `DELETE FROM ${s} AS s USING ${t} AS t WHERE ${[keyMatch, ...valuesOf(def.columns)].join(' AND ')}`,
+        `DELETE FROM ${s} AS s USING ${t} AS t WHERE ${sameRow}`,
       ];
   const deletes = def.pruneBy
     ? [
@@ -65,5 +87,5 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
         ...(options.nullPrune ? [`DELETE FROM ${t} AS t USING ${s} AS s WHERE s.${ident(def.pruneBy)} IS NULL AND ${match(def.primaryKey)}`] : []),
       ]
     : [`DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match(def.primaryKey)}`];
-  return [...unchanged, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  return [...before, ...unchanged, ...markLeft, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
 }

@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
-import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
+import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
@@ -420,12 +420,25 @@ export class Warehouse {
             // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
+            // The merge marks the lake partitions of the staged rows no stored row equals (a page that
+            // re-reads old rows as stored marks nothing); follow-up SQL reads those rows as {changed}.
+            const changed = table.merge === 'upsert' && (table.beforeMerge || table.afterMerge) ? `${stage}_changed` : undefined;
+            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null), changed, markRows: (relation: string) => rowsMarkSql(table, relation) };
             const merge = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-            const followUp = (files: string[] | undefined) => (files ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage)));
-            const statements = [...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`];
-            for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
+            const followUp = (files: string[] | undefined) =>
+              (files ?? []).map((file) =>
+                expandLakeKeys(sqlFile(file))
+                  .replaceAll('{stage}', ident(stage))
+                  .replaceAll('{changed}', ident(changed ?? stage)),
+              );
+            const [prepare, ...rest] = merge;
+            // The changed rows are found before the moved rows' marks and the follow-ups read the table.
+            const statements = changed
+              ? [prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...rest, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, `DROP TABLE ${ident(changed)}`]
+              : [...(moved ? [moved] : []), ...merge, `DELETE FROM ${ident(stage)}`];
+            // An scd2 merge marks its batch.
+            if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
             await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
           }
         }

@@ -26,12 +26,14 @@ QUALIFY row_number() OVER (
 ) = 1;
 
 -- The partitions of the rows the update and the insert below change go to the next export
--- (activities/warehouse/lakeKeys.ts): every derived row's, and the stored row's it replaces.
+-- (activities/warehouse/lakeKeys.ts): a row inserted, and a row moved forward as it was and as it
+-- becomes (a derived row already stored as it is changes nothing: a re-read page marks no old day).
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_utxos:d:network,blockchain_id:block_timestamp} AS k FROM _derived_utxos AS d
+  WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = d.network AND u.blockchain_id = d.blockchain_id AND u.utxo_id = d.utxo_id)
   UNION
-  SELECT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}
+  SELECT unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:d:network,blockchain_id:block_timestamp}])
   FROM pn_utxos AS u, _derived_utxos AS d
   WHERE u.network = d.network
     AND u.blockchain_id = d.blockchain_id
@@ -102,7 +104,8 @@ DROP TABLE _derived_utxos;
 -- transaction carries the UTXO in the destination's own shape, and the statements above use it.
 -- The chain ids are the primary network's (../shared/spec/real-api-facts.md, Identifiers); a
 -- destination is derived only for a set already linked there, i.e. whose walk of that chain runs.
-INSERT INTO pn_utxos (network, blockchain_id, utxo_id, tx_hash, addresses, amount, asset_id, asset_name, asset_symbol, asset_denomination, asset_type, asset_amount, output_index, block_number, block_timestamp, created_on_chain_id, consumed_on_chain_id, consuming_tx_hash, consuming_block_number, consuming_block_timestamp, utxo_bytes, platform_locktime, stakeable_locktime, staked, threshold, reward_type, utxo_type, utxo_start_timestamp, utxo_end_timestamp, creation_tx_hash, consuming_tx_timestamp, locktime, timestamp, group_id, payload, credentials, last_seen_at)
+CREATE OR REPLACE TEMP TABLE _derived_exports AS SELECT * FROM pn_utxos LIMIT 0;
+INSERT INTO _derived_exports (network, blockchain_id, utxo_id, tx_hash, addresses, amount, asset_id, asset_name, asset_symbol, asset_denomination, asset_type, asset_amount, output_index, block_number, block_timestamp, created_on_chain_id, consumed_on_chain_id, consuming_tx_hash, consuming_block_number, consuming_block_timestamp, utxo_bytes, platform_locktime, stakeable_locktime, staked, threshold, reward_type, utxo_type, utxo_start_timestamp, utxo_end_timestamp, creation_tx_hash, consuming_tx_timestamp, locktime, timestamp, group_id, payload, credentials, last_seen_at)
 WITH chains (network, alias, blockchain_id) AS (
   VALUES ('mainnet', 'x-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM'),
          ('mainnet', 'c-chain', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5'),
@@ -129,11 +132,13 @@ SELECT x.network, x.alias, x.utxo_id, x.utxo_tx_hash, x.addresses, x.amount, x.a
 FROM exported AS x
 WHERE NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = x.network AND u.blockchain_id = x.alias AND u.utxo_id = x.utxo_id);
 
--- The rows just derived for a destination chain are UTXOs the batch's transactions created: their
--- partitions (and any other UTXO of those transactions, a harmless extra) go to the next export.
+
+INSERT INTO pn_utxos SELECT * FROM _derived_exports;
+
+-- The rows just derived for a destination chain: their partitions go to the next export.
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k
-  FROM pn_utxos AS u, {stage} AS a
-  WHERE u.network = a.network AND u.tx_hash = a.tx_hash
+  SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k FROM _derived_exports AS u
 );
+
+DROP TABLE _derived_exports;

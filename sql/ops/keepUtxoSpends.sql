@@ -48,11 +48,13 @@ WHERE u.network = c.network
   AND u.consuming_tx_hash IS NULL
   AND c.consuming_tx_hash IS NOT NULL;
 
--- The rows of this batch the update moved forward may carry the spend's block time: their
--- partitions as they are now go to the next export (activities/warehouse/lakeKeys.ts).
+-- The rows of this batch the update moved forward (they now differ from the staged row) may carry the
+-- spend's block time: their partitions as they were merged and as they are now go to the next export
+-- (activities/warehouse/lakeKeys.ts; the merge marked the staged rows that changed).
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT {lake_key:pn_utxos:u:network,blockchain_id:block_timestamp} AS k
+  SELECT DISTINCT unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:s:network,blockchain_id:block_timestamp}]) AS k
   FROM pn_utxos AS u, {stage} AS s
   WHERE u.network = s.network AND u.blockchain_id = s.blockchain_id AND u.utxo_id = s.utxo_id
+    AND u.consuming_tx_hash IS DISTINCT FROM s.consuming_tx_hash
 );

@@ -2,14 +2,15 @@
 -- transaction's rewardTxHash, so the stored staking row gets it too.
 -- Lake layout 3: the lake's pn_transactions files hold reward_tx_hash NULL, pn_transaction_rewards holds
 -- it, dated by the reward transaction's day (sql/lake/pn_transaction_rewards.sql). Its partitions this
--- batch changes go to the next export (activities/warehouse/lakeKeys.ts): every staged staking row's
--- reward as now stored, and for each staking row a staged reward names, the day of its reward before
--- the update (if another) and after it.
+-- batch changes go to the next export (activities/warehouse/lakeKeys.ts): the reward as now stored of
+-- every staking row the merge changed ({changed}: the staged rows no stored row equals), and for each
+-- staking row a staged reward names, when the reward is new or changed or the row named another, the
+-- day of its reward before the update (if another) and after it.
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_transaction_rewards', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_transaction_rewards:x:network,blockchain_id:reward_block_timestamp} AS k FROM (
     SELECT s.network, s.blockchain_id, n.block_timestamp AS reward_block_timestamp
-    FROM {stage} AS s
+    FROM {changed} AS s
     LEFT JOIN pn_transactions AS n ON n.network = s.network AND n.blockchain_id = s.blockchain_id AND n.tx_hash = s.reward_tx_hash
     WHERE s.reward_tx_hash IS NOT NULL
     UNION ALL
@@ -19,7 +20,9 @@ SELECT 'pn_transaction_rewards', k, nextval('_glacier_lake_seq') FROM (
     CROSS JOIN (VALUES (true), (false)) AS d(old)
     LEFT JOIN pn_transactions AS o ON o.network = t.network AND o.blockchain_id = t.blockchain_id AND o.tx_hash = t.reward_tx_hash
     LEFT JOIN pn_transactions AS n ON n.network = t.network AND n.blockchain_id = t.blockchain_id AND n.tx_hash = r.tx_hash
+    LEFT JOIN {changed} AS c ON c.network = r.network AND c.blockchain_id = r.blockchain_id AND c.tx_hash = r.tx_hash
     WHERE r.staking_tx_hash IS NOT NULL
+      AND (c.tx_hash IS NOT NULL OR t.reward_tx_hash IS DISTINCT FROM r.tx_hash)
       -- the old reward's day only when the row named another one
       AND NOT (d.old AND (t.reward_tx_hash IS NULL OR t.reward_tx_hash = r.tx_hash))
   ) AS x

@@ -12,13 +12,20 @@ export interface MergeOptions {
   /**
    * The statement that marks the lake partitions of the rows of a relation (aliased `s`): the merge
    * marks the staged rows that differ from the stored ones (new or changed), not the batch, so a page
-   * that re-reads old rows as they are marks nothing (lakeKeys.ts changedRowsMarkSql).
+   * that lists old rows again as stored marks nothing (lakeKeys.ts rowsMarkSql).
    */
   markRows?: (relation: string) => string;
-  /**
-   * A temporary table to hold the staged rows that differ from the stored ones, made before anything
-   * else (`{changed}` of the table's follow-up SQL, which reads the stage before and after the merge).
-   */
+}
+
+/**
+ * A merge in three parts: `prepare` runs before the table's beforeMerge SQL, `merge` after it, and
+ * `cleanup` after its afterMerge SQL. `changed` names the temporary table `prepare` fills with the
+ * staged rows no stored row equals (`{changed}` of the follow-up SQL), when there is one.
+ */
+export interface MergePlan {
+  prepare: string[];
+  merge: string[];
+  cleanup: string[];
   changed?: string;
 }
 
@@ -29,7 +36,7 @@ export interface MergeOptions {
  * Tables carry their key without an index: a batch's keys are deleted, then the batch is inserted, in
  * the caller's transaction. Rows of the stage are unique by key (columnBatch.ts concatUnique dedupes them).
  */
-export function mergeStatements(def: TableDef, stage: string, options: MergeOptions): string[] {
+export function mergeStatements(def: TableDef, stage: string, options: MergeOptions): MergePlan {
   const t = ident(def.name);
   const s = ident(stage);
   const cols = def.columns.map((c) => ident(c.name)).join(', ');
@@ -38,7 +45,7 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
     if (!def.scd2) throw new Error(`${def.name}: scd2 merge without scd2 spec`);
     const keyMatch = match(def.scd2.key);
     const changed = def.scd2.tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ');
-    return [
+    const merge = [
       // Close the open version of every key whose tracked columns changed in this snapshot.
       `UPDATE ${t} AS t SET valid_to = s.valid_from FROM ${s} AS s WHERE ${keyMatch} AND t.valid_to IS NULL AND t.valid_from < s.valid_from AND (${changed})`,
       // Open a version for every key without one (new keys and the ones just closed); a retried
@@ -47,6 +54,7 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
       // over the two pn.validators commits of a bench:write-path run, 7 pages each: 10.2 ms to 2.2 ms).
       `INSERT INTO ${t} (${cols}) SELECT ${def.columns.map((c) => `s.${ident(c.name)}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from)`,
     ];
+    return { prepare: [], merge, cleanup: [] };
   }
   // A versioned table's merge first counts what changes and writes only that (versions.ts mergeVersions).
   if (def.merge === 'versions') throw new Error(`${def.name}: a versioned table is merged by mergeVersions, not mergeStatements`);
@@ -60,18 +68,19 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const touch = new Set(def.touch ?? []);
   const held = def.columns.filter((c) => !touch.has(c.name));
   // The rows to mark for the lake. Where the identical rows leave the stage (below), the ones left;
-  // else (a follow-up file, a touch column set in place, a key constraint) the staged rows no stored
-  // row equals, found before the merge.
+  // else (a follow-up file, a touch column set in place, a key constraint) a copy of the stage without
+  // them, made first. A copy and a delete, not an anti join: that built its hash table on the stored
+  // table and ran out of the sync-time buffer limit on a long history.
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
-  const changed = options.changed ? ident(options.changed) : undefined;
-  const before = [
-    ...(changed ? [`CREATE OR REPLACE TEMP TABLE ${changed} AS SELECT s.* FROM ${s} AS s ANTI JOIN ${t} AS t ON ${sameRow}`] : []),
-    ...(options.markRows && (!dropsIdentical || touch.size) ? [options.markRows(changed ?? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${t} AS t ON ${sameRow})`)] : []),
-  ];
-  const markLeft = options.markRows && dropsIdentical && !touch.size ? [options.markRows(s)] : [];
+  const changed = options.markRows && (!dropsIdentical || touch.size) ? `${stage}_changed` : undefined;
+  const prepare = changed
+    ? [`CREATE OR REPLACE TEMP TABLE ${ident(changed)} AS SELECT * FROM ${s}`, `DELETE FROM ${ident(changed)} AS s USING ${t} AS t WHERE ${sameRow}`, options.markRows!(ident(changed))]
+    : [];
+  const cleanup = changed ? [`DROP TABLE ${ident(changed)}`] : [];
+  const markLeft = options.markRows && !changed ? [options.markRows(s)] : [];
   if (options.constrained) {
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
-    return [...before, `INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+    return { prepare, merge: [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };
   }
   const unchanged = def.afterMerge?.length
     ? []
@@ -87,5 +96,5 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
         ...(options.nullPrune ? [`DELETE FROM ${t} AS t USING ${s} AS s WHERE s.${ident(def.pruneBy)} IS NULL AND ${match(def.primaryKey)}`] : []),
       ]
     : [`DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match(def.primaryKey)}`];
-  return [...before, ...unchanged, ...markLeft, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`];
+  return { prepare, merge: [...unchanged, ...markLeft, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };
 }

@@ -421,22 +421,17 @@ export class Warehouse {
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
             // The merge marks the lake partitions of the staged rows no stored row equals (a page that
-            // re-reads old rows as stored marks nothing); follow-up SQL reads those rows as {changed}.
-            const changed = table.merge === 'upsert' && (table.beforeMerge || table.afterMerge) ? `${stage}_changed` : undefined;
-            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null), changed, markRows: (relation: string) => rowsMarkSql(table, relation) };
-            const merge = mergeStatements(table, stage, options);
+            // lists old rows again as stored marks nothing); follow-up SQL reads those rows as {changed}.
+            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null), markRows: (relation: string) => rowsMarkSql(table, relation) };
+            const plan = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
             const followUp = (files: string[] | undefined) =>
               (files ?? []).map((file) =>
                 expandLakeKeys(sqlFile(file))
                   .replaceAll('{stage}', ident(stage))
-                  .replaceAll('{changed}', ident(changed ?? stage)),
+                  .replaceAll('{changed}', ident(plan.changed ?? stage)),
               );
-            const [prepare, ...rest] = merge;
-            // The changed rows are found before the moved rows' marks and the follow-ups read the table.
-            const statements = changed
-              ? [prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...rest, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, `DROP TABLE ${ident(changed)}`]
-              : [...(moved ? [moved] : []), ...merge, `DELETE FROM ${ident(stage)}`];
+            const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...plan.merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
             // An scd2 merge marks its batch.
             if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
             await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));

@@ -44,10 +44,10 @@ export function profileRows(table: string, n: number): void {
   if (file) rows.set(table, (rows.get(table) ?? 0) + n);
 }
 
-/** Ends one commit of `size` batches and writes the totals so far. */
+/** Ends one commit of `size` batches and writes the totals so far (size 0: writes them, another piece of work, an export, having ended). */
 export function profileCommit(size: number): void {
   if (!file) return;
-  commits += 1;
+  if (size > 0) commits += 1;
   members += size;
   const round = (t: Totals) => ({ calls: t.calls, wallMs: Math.round(t.wallMs), cpuMs: Math.round(t.cpuMs) });
   const out = { commits, batches: members, kinds: Object.fromEntries([...kinds].map(([k, t]) => [k, round(t)])), rows: Object.fromEntries(rows) };

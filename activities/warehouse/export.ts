@@ -9,6 +9,7 @@ import type { TableDef } from './tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
 import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGenerations.ts';
+import { profileCommit, profiled } from './commitProfile.ts';
 
 /**
  * Parquet export, lake layout 3 (layout 2's files, lakeGenerations.ts, plus the lake-only tables below): `<lake>/<table>` links to the table's current
@@ -221,7 +222,7 @@ class TableWriter {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
-    await this.conn.run(`COPY (SELECT ${this.select} FROM ${this.staged ?? this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params);
+    await profiled('export:copy', () => this.conn.run(`COPY (SELECT ${this.select} FROM ${this.staged ?? this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params));
   }
 
   /**
@@ -238,11 +239,11 @@ class TableWriter {
       return `(${filter.where})`;
     });
     const name = ident(`_glacier_export_${this.def.name}`);
-    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params);
+    await profiled('export:stage', () => this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params));
     this.staged = name;
     return async () => {
       this.staged = undefined;
-      await this.conn.run(`DROP TABLE IF EXISTS ${name}`);
+      await profiled('export:stage', () => this.conn.run(`DROP TABLE IF EXISTS ${name}`));
     };
   }
 }
@@ -384,18 +385,20 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
   }
   for (let attempt = 0; ; attempt++) {
     const base = gens.latest();
-    const baseFiles = base === undefined ? [] : filesUnder(gens.pathOf(base)).filter((f) => f !== GENERATION_MARKER);
+    const baseFiles = base === undefined ? [] : await profiled('export:list', async () => filesUnder(gens.pathOf(base)).filter((f) => f !== GENERATION_MARKER));
     const baseSet = new Set(baseFiles);
     const dirty = [...files.keys()].filter((rel) => dirtyFromChanges.has(rel) || !baseSet.has(rel));
     const dropped = baseFiles.filter((f) => ownFile(f.split('/').at(-1)!) && !files.has(f));
     if (dirty.length === 0 && dropped.length === 0 && (base !== undefined || files.size === 0) && gens.entry().kind !== 'dir') {
-      if (base !== undefined) gens.publish();
+      if (base !== undefined) await profiled('export:publish', async () => gens.publish());
       return 0;
     }
     const build = gens.startBuild();
     try {
       const dirtySet = new Set(dirty);
-      for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
+      await profiled('export:link', async () => {
+        for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
+      });
       // A long history's few files of a night are cut from one scan of the table (the full path
       // writes from the table file by file: it would hold a copy of all of it).
       const unstage = worthStaging(changes, dirty, fileOf) ? await w.stage(dirty.map((rel) => files.get(rel)!)) : undefined;
@@ -410,8 +413,8 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
       throw error;
     }
     await beforeClaim?.(w.def.name, build);
-    if (gens.claim(build, (base ?? 0) + 1)) {
-      gens.publish();
+    if (await profiled('export:claim', async () => gens.claim(build, (base ?? 0) + 1))) {
+      await profiled('export:publish', async () => gens.publish());
       return dirty.length;
     }
   }
@@ -454,6 +457,14 @@ export function lakeTables(catalog: readonly TableDef[]): TableDef[] {
  * the warehouse layer sits below the streams and does not import them.
  */
 export async function exportParquet(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions = {}, layout: LakeLayout = {}): Promise<ExportResult> {
+  try {
+    return await profiled('export:total', () => exportTables(warehouse, catalog, outDir, options, layout));
+  } finally {
+    profileCommit(0);
+  }
+}
+
+async function exportTables(warehouse: Warehouse, catalog: readonly TableDef[], outDir: string, options: ExportOptions, layout: LakeLayout): Promise<ExportResult> {
   const root = resolve(outDir);
   // A base table named in `tables` brings its lake-only tables: their marks come from its merges.
   const named = options.tables && new Set([...options.tables, ...catalog.filter((b) => options.tables?.includes(b.name)).flatMap((b) => (b.lakeDerived ?? []).map((d) => d.name))]);
@@ -478,9 +489,12 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     // One read transaction: every partition is cut from the same committed snapshot, and the marks
     // read are exactly the changes that snapshot holds.
     await conn.run('BEGIN TRANSACTION');
-    const state = (await conn.runAndReadAll(sqlFile('ops/listExports.sql'))).getRowObjectsJS();
-    const layouts = new Map((await conn.runAndReadAll(sqlFile('ops/listLakeTables.sql'))).getRowObjectsJS().map((r) => [String(r.table_name), String(r.layout)]));
-    const marks: Mark[] = (await conn.runAndReadAll(sqlFile('ops/listLakeMarks.sql'))).getRowObjectsJS().map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
+    const [state, layouts, marks] = await profiled('export:read', async () => {
+      const state = (await conn.runAndReadAll(sqlFile('ops/listExports.sql'))).getRowObjectsJS();
+      const layouts = new Map((await conn.runAndReadAll(sqlFile('ops/listLakeTables.sql'))).getRowObjectsJS().map((r) => [String(r.table_name), String(r.layout)]));
+      const marks: Mark[] = (await conn.runAndReadAll(sqlFile('ops/listLakeMarks.sql'))).getRowObjectsJS().map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
+      return [state, layouts, marks] as const;
+    });
     const updates: { table: string; path: string; fingerprint: string; rows: number }[] = [];
     const removals: { table: string; path: string }[] = [];
     const cleared: Mark[] = [];
@@ -502,8 +516,8 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
         (def.lakeSource !== undefined && fullBases.has(baseOf.get(def.name) ?? ''));
       if (full) fullBases.add(def.name);
       if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
-      const marked = full ? undefined : await fingerprintMarked(conn, w, known, values as (string | null)[][]);
-      const r = marked ?? (await fingerprintAll(conn, w, known));
+      const marked = full ? undefined : await profiled('export:fingerprint', () => fingerprintMarked(conn, w, known, values as (string | null)[][]));
+      const r = marked ?? (await profiled('export:fingerprintAll', () => fingerprintAll(conn, w, known)));
       result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
       if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;
@@ -517,7 +531,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
     await options.afterFiles?.();
     // Export bookkeeping goes through the writer so it never interleaves with a batch commit. A mark
     // is cleared only if no commit marked its partition again since the snapshot read (same seq).
-    await warehouse.withWriter(async (wr) => {
+    await profiled('export:bookkeeping', () => warehouse.withWriter(async (wr) => {
       await wr.run('BEGIN TRANSACTION');
       try {
         // One statement per kind, whatever the number of partitions: inside a transaction DuckDB
@@ -534,7 +548,7 @@ export async function exportParquet(warehouse: Warehouse, catalog: readonly Tabl
         await wr.run('ROLLBACK');
         throw error;
       }
-    });
+    }));
   } finally {
     if (release) await release().catch(() => undefined);
     conn.closeSync();

@@ -134,6 +134,25 @@ interface LakeFile {
   span: 'day' | 'month';
 }
 
+/** A lake file's identity within its table (its group, day or month, and span). */
+const fileKey = (file: LakeFile) => JSON.stringify([file.values, file.span]);
+
+/**
+ * The files that hold the marked partitions, as the lake's layout places them among the recorded
+ * partitions and the marked ones (a day of the group's current month: its day file; an older day:
+ * its month's file).
+ */
+function markedFiles(w: TableWriter, known: Map<string, string>, marked: (string | null)[][]): LakeFile[] {
+  const partitions = new Map<string, (string | null)[]>();
+  for (const path of known.keys()) {
+    const values = valuesOfPath(w.def, path);
+    if (values) partitions.set(path, values);
+  }
+  for (const values of marked) partitions.set(partitionPath(w.def, values), values);
+  const { files, fileOf } = w.layout(partitions);
+  return [...new Set(marked.map((values) => fileOf(values)))].map((rel) => files.get(rel)!);
+}
+
 /** What one table's export reads and where its files go (shared by the full and the marked path). */
 class TableWriter {
   readonly select: string;
@@ -168,6 +187,7 @@ class TableWriter {
    * and pn_transactions at one day, 220 against 233 at 100 days).
    */
   from(alias?: string, within?: readonly { values: readonly (string | null)[]; span?: 'day' | 'month' }[]): string {
+    if (this.staged) return alias ? `${this.staged.name} AS ${alias}` : this.staged.name;
     if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
     const ranges = (within ?? []).map((f) => spanRange(this.def, f.values, f.span));
     if (ranges.length > 0 && ranges.every((r) => r !== undefined)) {
@@ -215,21 +235,36 @@ class TableWriter {
     return { files, fileOf: (values) => place(values)[0] };
   }
 
-  /** The temporary table holding the rows of the files being written (see stage), while it exists. */
-  private staged: string | undefined;
+  /** The temporary table holding the rows of the marked files (see stage), and which files they are, while it exists. */
+  private staged: { name: string; files: Set<string> } | undefined;
+
+  /** The table's own relation, whatever is staged. */
+  private unstaged(): string {
+    const staged = this.staged;
+    this.staged = undefined;
+    try {
+      return this.from();
+    } finally {
+      this.staged = staged;
+    }
+  }
 
   async write(build: string, rel: string, file: LakeFile): Promise<void> {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
-    await profiled('export:copy', () => this.conn.run(`COPY (SELECT ${this.select} FROM ${this.staged ?? this.from()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params));
+    // A file of the stage is cut from it; another (missing from the lake, or newly compacted) from the table.
+    const staged = this.staged?.files.has(fileKey(file)) ? this.staged.name : undefined;
+    await profiled('export:copy', () => this.conn.run(`COPY (SELECT ${this.select} FROM ${staged ?? this.unstaged()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params));
   }
 
   /**
-   * Copies the rows of `files` out of the table in one scan, into a temporary table the COPYs of
-   * `write` then read until the returned function drops it. A table of a long history is one or two
-   * row groups, so no zone map skips the other days: each COPY from the table read all of it, and a
-   * night's few files cost that many scans of the whole history.
+   * Marked path: copies the rows of the files that hold the marked partitions out of the table in one
+   * scan (a bounding date range DuckDB applies inside it), into a temporary table the fingerprints and
+   * the COPYs of `write` then read until the returned function drops it. The table is read once a
+   * night, not once to fingerprint and again per file: a long history's table is one or two row
+   * groups, which no zone map skips, and under the sync-time buffer limit each read loads them again.
+   * A lake-only table's SELECT (a join over its base table) is evaluated once, not per statement.
    */
   async stage(files: readonly LakeFile[]): Promise<() => Promise<void>> {
     const params: DuckDBValue[] = [];
@@ -240,7 +275,7 @@ class TableWriter {
     });
     const name = ident(`_glacier_export_${this.def.name}`);
     await profiled('export:stage', () => this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params));
-    this.staged = name;
+    this.staged = { name, files: new Set(files.map(fileKey)) };
     return async () => {
       this.staged = undefined;
       await profiled('export:stage', () => this.conn.run(`DROP TABLE IF EXISTS ${name}`));
@@ -349,27 +384,6 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
 }
 
 /**
- * The files of a table's night are staged (TableWriter.stage) when there are several and the table
- * holds more than this many times their rows: then one scan of the table and a COPY of each from the
- * small copy cost less than a scan of the table per file. A short history's files are most of its
- * table, and the copy would only add a statement (each COPY has a fixed cost of a few ms).
- */
-const STAGE_RATIO = Number(process.env.GLACIER_STAGE_RATIO ?? 4);
-
-/** Whether the dirty files of a table on the marked path are cut from one staged scan (STAGE_RATIO). */
-function worthStaging(changes: TableChanges, dirty: readonly string[], fileOf: (values: readonly (string | null)[]) => string): boolean {
-  if (!changes.rows || dirty.length < 2) return false;
-  const dirtySet = new Set(dirty);
-  let stored = 0;
-  let toWrite = 0;
-  for (const [path, n] of changes.rows) {
-    stored += n;
-    if (dirtySet.has(fileOf(changes.partitions.get(path)!))) toWrite += n;
-  }
-  return toWrite * STAGE_RATIO < stored;
-}
-
-/**
  * Builds and publishes the table's next generation when its files change: unchanged files are
  * hard-linked from the latest generation, files holding a changed or deleted partition (or missing
  * there, or newly compacted) are written from the table. Other shards' files are linked as they are.
@@ -399,14 +413,7 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
       await profiled('export:link', async () => {
         for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
       });
-      // A long history's few files of a night are cut from one scan of the table (the full path
-      // writes from the table file by file: it would hold a copy of all of it).
-      const unstage = worthStaging(changes, dirty, fileOf) ? await w.stage(dirty.map((rel) => files.get(rel)!)) : undefined;
-      try {
-        for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
-      } finally {
-        await unstage?.();
-      }
+      for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
     } catch (error) {
       // Another export pruned the base while this one linked from it: build again on the latest.
       if (errno(error) === 'ENOENT' && attempt < 5) continue;
@@ -516,9 +523,23 @@ async function exportTables(warehouse: Warehouse, catalog: readonly TableDef[], 
         (def.lakeSource !== undefined && fullBases.has(baseOf.get(def.name) ?? ''));
       if (full) fullBases.add(def.name);
       if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
-      const marked = full ? undefined : await profiled('export:fingerprint', () => fingerprintMarked(conn, w, known, values as (string | null)[][]));
-      const r = marked ?? (await profiled('export:fingerprintAll', () => fingerprintAll(conn, w, known)));
-      result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
+      // Marked path: the rows of the files that hold the marks are staged, then fingerprinted and
+      // written from there (the full path reads the table: a copy would hold all of it).
+      let unstage = !full && own.length > 0 ? await w.stage(markedFiles(w, known, values as (string | null)[][])) : undefined;
+      let r: TableChanges;
+      let marked: TableChanges | undefined;
+      try {
+        marked = full ? undefined : await profiled('export:fingerprint', () => fingerprintMarked(conn, w, known, values as (string | null)[][]));
+        if (!marked && unstage) {
+          // A recorded partition the layout does not read: the full path, from the table.
+          await unstage();
+          unstage = undefined;
+        }
+        r = marked ?? (await profiled('export:fingerprintAll', () => fingerprintAll(conn, w, known)));
+        result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
+      } finally {
+        await unstage?.();
+      }
       if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;
       result.deleted += r.deleted.length;

@@ -134,6 +134,9 @@ interface LakeFile {
   span: 'day' | 'month';
 }
 
+/** The temporary table of the marked path's staged rows (TableWriter.stage). */
+const STAGE_TABLE = '_glacier_export_stage';
+
 /** A lake file's identity within its table (its group, day or month, and span). */
 const fileKey = (file: LakeFile) => JSON.stringify([file.values, file.span]);
 
@@ -261,7 +264,7 @@ class TableWriter {
   /**
    * Marked path: copies the rows of the files that hold the marked partitions out of the table in one
    * scan (a bounding date range DuckDB applies inside it), into a temporary table the fingerprints and
-   * the COPYs of `write` then read until the returned function drops it. The table is read once a
+   * the COPYs of `write` then read until the returned function is called. The table is read once a
    * night, not once to fingerprint and again per file: a long history's table is one or two row
    * groups, which no zone map skips, and under the sync-time buffer limit each read loads them again.
    * A lake-only table's SELECT (a join over its base table) is evaluated once, not per statement.
@@ -273,12 +276,13 @@ class TableWriter {
       params.push(...filter.params);
       return `(${filter.where})`;
     });
-    const name = ident(`_glacier_export_${this.def.name}`);
+    // One name for every table's stage: the next table's replaces it (a DROP each was a statement per
+    // table), and the export's connection takes the last one with it when it closes.
+    const name = ident(STAGE_TABLE);
     await profiled('export:stage', () => this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params));
     this.staged = { name, files: new Set(files.map(fileKey)) };
     return async () => {
       this.staged = undefined;
-      await profiled('export:stage', () => this.conn.run(`DROP TABLE IF EXISTS ${name}`));
     };
   }
 }

@@ -19,8 +19,8 @@ export interface MergeOptions {
 
 /**
  * A merge in three parts: `prepare` runs before the table's beforeMerge SQL, `merge` after it, and
- * `cleanup` after its afterMerge SQL. `changed` names the temporary table `prepare` fills with the
- * staged rows no stored row equals (`{changed}` of the follow-up SQL), when there is one.
+ * `cleanup` after its afterMerge SQL. `changed` is the relation of the staged rows no stored row
+ * equals (`{changed}` of the follow-up SQL), when the merge finds them before it runs.
  */
 export interface MergePlan {
   prepare: string[];
@@ -68,16 +68,18 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const touch = new Set(def.touch ?? []);
   const held = def.columns.filter((c) => !touch.has(c.name));
   // The rows to mark for the lake. Where the identical rows leave the stage (below), the ones left;
-  // else (a follow-up file, a touch column set in place, a key constraint) a copy of the stage without
-  // them, made first. A copy and a delete, not an anti join: that built its hash table on the stored
-  // table and ran out of the sync-time buffer limit on a long history.
+  // else (a follow-up file, a touch column set in place, a key constraint) the staged rows whose key is
+  // not among those of the identical ones, found first (keys only: a copy of the stage doubled a large
+  // page's memory, and an anti join of the stage with the table built its hash table on the table;
+  // both ran out of the sync-time buffer limit).
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
-  const changed = options.markRows && (!dropsIdentical || touch.size) ? `${stage}_changed` : undefined;
-  const prepare = changed
-    ? [`CREATE OR REPLACE TEMP TABLE ${ident(changed)} AS SELECT * FROM ${s}`, `DELETE FROM ${ident(changed)} AS s USING ${t} AS t WHERE ${sameRow}`, options.markRows!(ident(changed))]
+  const identical = options.markRows && (!dropsIdentical || touch.size) ? ident(`${stage}_identical`) : undefined;
+  const changed = identical ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${identical} AS i ON ${def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ')})` : undefined;
+  const prepare = identical
+    ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${def.primaryKey.map((k) => `s.${ident(k)}`).join(', ')} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, options.markRows!(changed!)]
     : [];
-  const cleanup = changed ? [`DROP TABLE ${ident(changed)}`] : [];
-  const markLeft = options.markRows && !changed ? [options.markRows(s)] : [];
+  const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
+  const markLeft = options.markRows && !identical ? [options.markRows(s)] : [];
   if (options.constrained) {
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
     return { prepare, merge: [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };

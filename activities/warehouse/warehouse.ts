@@ -429,7 +429,7 @@ export class Warehouse {
               (files ?? []).map((file) =>
                 expandLakeKeys(sqlFile(file))
                   .replaceAll('{stage}', ident(stage))
-                  .replaceAll('{changed}', ident(plan.changed ?? stage)),
+                  .replaceAll('{changed}', plan.changed ?? ident(stage)),
               );
             const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...plan.merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
             // An scd2 merge marks its batch.

@@ -12,8 +12,8 @@ SELECT 'pn_utxo_spends', k, nextval('_glacier_lake_seq') FROM (
       ON t.network = s.network AND t.blockchain_id = s.blockchain_id AND t.tx_hash = s.tx_hash AND t.direction = s.direction AND t.item_index = s.item_index
     WHERE t.direction = 'emitted' AND t.consuming_tx_hash IS NOT NULL
     UNION ALL
-    SELECT network, blockchain_id, consuming_block_timestamp
-    FROM {changed}
-    WHERE direction = 'emitted' AND consuming_tx_hash IS NOT NULL
+    SELECT c.network, c.blockchain_id, c.consuming_block_timestamp
+    FROM {changed} AS c
+    WHERE c.direction = 'emitted' AND c.consuming_tx_hash IS NOT NULL
   ) AS x
 );

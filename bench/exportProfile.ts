@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { allTables } from '../activities/streams/catalog.ts';
-import { exportParquet, lakeTables } from '../activities/warehouse/export.ts';
+import { exportParquet, lakeTables, type ExportResult } from '../activities/warehouse/export.ts';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
 import { parquetDir, warehousePath } from '../worker/paths.ts';
 import { fmt, tempDir } from './benchWorld.ts';
@@ -105,6 +105,26 @@ async function growthNight(days: number, into: string): Promise<void> {
   }
 }
 
+/**
+ * One export, as the worker runs it (one call), of a copy of the state in `source` made at `dir` (removed
+ * after): its result, CPU and wall ms; `figures` then holds its statements and calls.
+ */
+async function timedExport(source: string, dir: string): Promise<{ result: ExportResult; cpuMs: number; wallMs: number }> {
+  cpSync(source, dir, { recursive: true });
+  const warehouse = await openWarehouse(warehousePath(dir));
+  try {
+    figures.clear();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const result = await exportParquet(warehouse, allTables(), parquetDir(dir));
+    const c = process.cpuUsage(c0);
+    return { result, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 };
+  } finally {
+    await warehouse.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 type Figures = Map<string, { calls: number; cpuMs: number; wallMs: number }>;
 const add = (into: Figures, kind: string, f: { calls: number; cpuMs: number; wallMs: number }) => {
   const g = into.get(kind) ?? { calls: 0, cpuMs: 0, wallMs: 0 };
@@ -130,23 +150,11 @@ async function byHistory(days: number[]): Promise<void> {
     const total = { cpuMs: 0, wallMs: 0, files: 0 };
     for (let run = 1; run <= runs; run++) {
       // The night's export as the worker runs it (one call): the total and its statements and calls.
-      const whole = join(tmp.dir, `whole${d}-${run}`);
-      cpSync(source, whole, { recursive: true });
-      const wh = await openWarehouse(warehousePath(whole));
-      try {
-        figures.clear();
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        const r = await exportParquet(wh, allTables(), parquetDir(whole));
-        const c = process.cpuUsage(c0);
-        total.cpuMs += (c.user + c.system) / 1000;
-        total.wallMs += performance.now() - t0;
-        total.files += r.files;
-        for (const [kind, g] of figures) add(kinds, kind, g);
-      } finally {
-        await wh.close();
-        rmSync(whole, { recursive: true, force: true });
-      }
+      const whole = await timedExport(source, join(tmp.dir, `whole${d}-${run}`));
+      total.cpuMs += whole.cpuMs;
+      total.wallMs += whole.wallMs;
+      total.files += whole.result.files;
+      for (const [kind, g] of figures) add(kinds, kind, g);
       // The same night table by table (each table's own export: its statements plus one export's bookkeeping).
       const dir = join(tmp.dir, `run${d}-${run}`);
       cpSync(source, dir, { recursive: true });
@@ -213,22 +221,10 @@ try {
     const source = state ?? join(tmp.dir, 'state');
     if (!existsSync(source)) await idleNight(source);
     for (let run = 1; run <= runs; run++) {
-      const dir = join(tmp.dir, `run${run}`);
-      cpSync(source, dir, { recursive: true });
-      const warehouse = await openWarehouse(warehousePath(dir));
-      try {
-        figures.clear();
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        const r = await exportParquet(warehouse, allTables(), parquetDir(dir));
-        const c = process.cpuUsage(c0);
-        log(`\nrun ${run}: ${r.files} files, ${r.unchanged} unchanged, ${r.fullTables} full tables: ${fmt((c.user + c.system) / 1000)} CPU ms, ${fmt(performance.now() - t0)} ms wall`);
-        log(`${'what'.padEnd(72)}${'calls'.padStart(7)}${'CPU ms'.padStart(9)}${'wall ms'.padStart(9)}`);
-        for (const [kind, f] of [...figures].sort((a, b) => b[1].cpuMs - a[1].cpuMs)) log(`${kind.slice(0, 71).padEnd(72)}${String(f.calls).padStart(7)}${fmt(f.cpuMs, 1).padStart(9)}${fmt(f.wallMs, 1).padStart(9)}`);
-      } finally {
-        await warehouse.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const { result: r, cpuMs, wallMs } = await timedExport(source, join(tmp.dir, `run${run}`));
+      log(`\nrun ${run}: ${r.files} files, ${r.unchanged} unchanged, ${r.fullTables} full tables: ${fmt(cpuMs)} CPU ms, ${fmt(wallMs)} ms wall`);
+      log(`${'what'.padEnd(72)}${'calls'.padStart(7)}${'CPU ms'.padStart(9)}${'wall ms'.padStart(9)}`);
+      for (const [kind, f] of [...figures].sort((a, b) => b[1].cpuMs - a[1].cpuMs)) log(`${kind.slice(0, 71).padEnd(72)}${String(f.calls).padStart(7)}${fmt(f.cpuMs, 1).padStart(9)}${fmt(f.wallMs, 1).padStart(9)}`);
     }
   }
 } finally {

@@ -121,8 +121,6 @@ interface TableChanges {
   current: Map<string, { fingerprint: string; rows: number }>;
   /** Every partition the table has after this export, with its values. */
   partitions: Map<string, (string | null)[]>;
-  /** Marked path: the rows of every partition after this export (from the fingerprints, recorded or new). */
-  rows?: Map<string, number>;
 }
 
 /**
@@ -181,16 +179,20 @@ class TableWriter {
     this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
   }
 
-  /**
-   * The relation the table's rows come from: the warehouse table, or a lake-only table's SELECT
-   * (TableDef.lakeSource). Given the files a statement reads (`within`), a `dateWhen` table is read
-   * through dateWhenScan over the range that bounds them: stage does, on a long history's table, where
-   * it skips the columns of the rows of other days (on a short one the union's second scan costs
-   * more than it saves: 162 against 141 CPU ms for the night's statements of pn_transaction_utxos
-   * and pn_transactions at one day, 220 against 233 at 100 days).
-   */
-  from(alias?: string, within?: readonly { values: readonly (string | null)[]; span?: 'day' | 'month' }[]): string {
+  /** The relation the table's rows come from: the marked files' staged rows while they are staged (see stage), else the table's own (tableRows). */
+  from(alias?: string): string {
     if (this.staged) return alias ? `${this.staged.name} AS ${alias}` : this.staged.name;
+    return this.tableRows(alias);
+  }
+
+  /**
+   * The warehouse table, or a lake-only table's SELECT (TableDef.lakeSource). Given the files a
+   * statement reads (`within`), only the rows of the date range that bounds them, by plain ranges
+   * DuckDB applies inside its scan: the date column's, and for a `dateWhen` table dateWhenScan's
+   * union of one range per date column (its day filter, an OR over two columns, runs after the
+   * scan, which then reads every column of every row).
+   */
+  private tableRows(alias?: string, within?: readonly LakeFile[]): string {
     if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
     const ranges = (within ?? []).map((f) => spanRange(this.def, f.values, f.span));
     if (ranges.length > 0 && ranges.every((r) => r !== undefined)) {
@@ -241,35 +243,24 @@ class TableWriter {
   /** The temporary table holding the rows of the marked files (see stage), and which files they are, while it exists. */
   private staged: { name: string; files: Set<string> } | undefined;
 
-  /** The table's own relation, whatever is staged. */
-  private unstaged(): string {
-    const staged = this.staged;
-    this.staged = undefined;
-    try {
-      return this.from();
-    } finally {
-      this.staged = staged;
-    }
-  }
-
   async write(build: string, rel: string, file: LakeFile): Promise<void> {
     const target = inside(build, rel);
     mkdirSync(dirname(target), { recursive: true });
     const { where, params } = partitionFilter(this.def, file.values, file.span);
     // A file of the stage is cut from it; another (missing from the lake, or newly compacted) from the table.
     const staged = this.staged?.files.has(fileKey(file)) ? this.staged.name : undefined;
-    await profiled('export:copy', () => this.conn.run(`COPY (SELECT ${this.select} FROM ${staged ?? this.unstaged()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params));
+    await profiled('export:copy', () => this.conn.run(`COPY (SELECT ${this.select} FROM ${staged ?? this.tableRows()} WHERE ${where}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd)`, params));
   }
 
   /**
    * Marked path: copies the rows of the files that hold the marked partitions out of the table in one
    * scan (a bounding date range DuckDB applies inside it), into a temporary table the fingerprints and
-   * the COPYs of `write` then read until the returned function is called. The table is read once a
+   * the COPYs of `write` then read until `unstage`. The table is read once a
    * night, not once to fingerprint and again per file: a long history's table is one or two row
    * groups, which no zone map skips, and under the sync-time buffer limit each read loads them again.
    * A lake-only table's SELECT (a join over its base table) is evaluated once, not per statement.
    */
-  async stage(files: readonly LakeFile[]): Promise<() => Promise<void>> {
+  async stage(files: readonly LakeFile[]): Promise<void> {
     const params: DuckDBValue[] = [];
     const filters = files.map((f) => {
       const filter = partitionFilter(this.def, f.values, f.span, params.length);
@@ -279,11 +270,13 @@ class TableWriter {
     // One name for every table's stage: the next table's replaces it (a DROP each was a statement per
     // table), and the export's connection takes the last one with it when it closes.
     const name = ident(STAGE_TABLE);
-    await profiled('export:stage', () => this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.from(undefined, files)} WHERE ${filters.join(' OR ')}`, params));
+    await profiled('export:stage', () => this.conn.run(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${this.tableRows(undefined, files)} WHERE ${filters.join(' OR ')}`, params));
     this.staged = { name, files: new Set(files.map(fileKey)) };
-    return async () => {
-      this.staged = undefined;
-    };
+  }
+
+  /** Reads from the table again (the stage's rows stay until the next table's stage replaces them). */
+  unstage(): void {
+    this.staged = undefined;
   }
 }
 
@@ -331,14 +324,14 @@ async function markedFingerprints(conn: DuckDBConnection, w: TableWriter, parts:
     const branches = parts.map(([, values], i) => {
       const filter = partitionFilter(w.def, values, 'day', params.length);
       params.push(...filter.params);
-      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${w.from(undefined, [{ values }])} WHERE ${filter.where}`;
+      return `SELECT ${i} AS i, ${w.fingerprint} FROM ${w.from()} WHERE ${filter.where}`;
     });
     for (const fp of (await conn.runAndReadAll(branches.join('\nUNION ALL\n'), params)).getRowObjectsJS()) out.set(parts[Number(fp.i)][0], { n: fp.n, h: fp.h });
     return out;
   }
   const keys = partitionColumns(w.def, 't');
   const { where, params } = partitionsFilter(w.def, parts.map(([, values]) => values), 't');
-  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${w.from('t', parts.map(([, values]) => ({ values })))} WHERE ${where} GROUP BY ALL`;
+  const sql = `SELECT ${keys.map((k, i) => `${k.expr} AS p${i}`).join(', ')}, ${w.fingerprint} FROM ${w.from('t')} WHERE ${where} GROUP BY ALL`;
   for (const fp of (await conn.runAndReadAll(sql, params)).getRowObjectsJS()) {
     out.set(partitionPath(w.def, keys.map((_, i) => (fp[`p${i}`] === null || fp[`p${i}`] === undefined ? null : String(fp[`p${i}`])))), { n: fp.n, h: fp.h });
   }
@@ -382,9 +375,7 @@ async function fingerprintMarked(conn: DuckDBConnection, w: TableWriter, known: 
     if (known.get(partPath) === fingerprint) unchanged++;
     else written.push(partPath);
   }
-  // A fingerprint is `<rows>:<hashes>`.
-  const rows = new Map([...partitions.keys()].map((p) => [p, current.get(p)?.rows ?? Number(known.get(p)?.split(':')[0] ?? 0)]));
-  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !parts.has(p)).length, deleted, current, partitions, rows };
+  return { written, unchanged: unchanged + [...known.keys()].filter((p) => !parts.has(p)).length, deleted, current, partitions };
 }
 
 /**
@@ -529,20 +520,17 @@ async function exportTables(warehouse: Warehouse, catalog: readonly TableDef[], 
       if ((full || own.length > MARKS_WITHIN_SYNC_LIMIT) && !release) release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
       // Marked path: the rows of the files that hold the marks are staged, then fingerprinted and
       // written from there (the full path reads the table: a copy would hold all of it).
-      let unstage = !full && own.length > 0 ? await w.stage(markedFiles(w, known, values as (string | null)[][])) : undefined;
+      if (!full && own.length > 0) await w.stage(markedFiles(w, known, values as (string | null)[][]));
       let r: TableChanges;
       let marked: TableChanges | undefined;
       try {
         marked = full ? undefined : await profiled('export:fingerprint', () => fingerprintMarked(conn, w, known, values as (string | null)[][]));
-        if (!marked && unstage) {
-          // A recorded partition the layout does not read: the full path, from the table.
-          await unstage();
-          unstage = undefined;
-        }
+        // A recorded partition the layout does not read: the full path, from the table.
+        if (!marked) w.unstage();
         r = marked ?? (await profiled('export:fingerprintAll', () => fingerprintAll(conn, w, known)));
         result.files += await publishTable(w, gens, r, ownFile, options.beforeClaim);
       } finally {
-        await unstage?.();
+        w.unstage();
       }
       if (!marked) result.fullTables!++;
       result.unchanged += r.unchanged;

@@ -1,4 +1,5 @@
 import { ident } from './identifier.ts';
+import { rowsMarkSql } from './lakeKeys.ts';
 import type { ColumnDef, TableDef } from './tableDef.ts';
 
 export interface MergeOptions {
@@ -9,12 +10,6 @@ export interface MergeOptions {
   constrained: boolean;
   /** Some staged row has NULL in the table's pruneBy column (it cannot be matched on that column). */
   nullPrune?: boolean;
-  /**
-   * The statement that marks the lake partitions of the rows of a relation (aliased `s`): the merge
-   * marks the staged rows that differ from the stored ones (new or changed), not the batch, so a page
-   * that lists old rows again as stored marks nothing (lakeKeys.ts rowsMarkSql).
-   */
-  markRows?: (relation: string) => string;
 }
 
 /**
@@ -67,19 +62,21 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const sameRow = [keyMatch, ...valuesOf(def.columns)].join(' AND ');
   const touch = new Set(def.touch ?? []);
   const held = def.columns.filter((c) => !touch.has(c.name));
-  // The rows to mark for the lake. Where the identical rows leave the stage (below), the ones left;
-  // else (a follow-up file, a touch column set in place, a key constraint) the staged rows whose key is
-  // not among those of the identical ones, found first (keys only: a copy of the stage doubled a large
-  // page's memory, and an anti join of the stage with the table built its hash table on the table;
-  // both ran out of the sync-time buffer limit).
+  // The lake partitions the merge marks are those of the staged rows that differ from the stored ones
+  // (new or changed), not of the batch, so a page that lists old rows again as stored marks nothing.
+  // Where the identical rows leave the stage (below), the ones left; else (a follow-up file, a touch
+  // column set in place, a key constraint) the staged rows whose key is not among those of the
+  // identical ones, found first (keys only: a copy of the stage doubled a large page's memory, and an
+  // anti join of the stage with the table built its hash table on the table; both ran out of the
+  // sync-time buffer limit).
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
-  const identical = options.markRows && (!dropsIdentical || touch.size) ? ident(`${stage}_identical`) : undefined;
+  const identical = !dropsIdentical || touch.size ? ident(`${stage}_identical`) : undefined;
   const changed = identical ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${identical} AS i ON ${def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ')})` : undefined;
   const prepare = identical
-    ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${def.primaryKey.map((k) => `s.${ident(k)}`).join(', ')} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, options.markRows!(changed!)]
+    ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${def.primaryKey.map((k) => `s.${ident(k)}`).join(', ')} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, rowsMarkSql(def, changed!)]
     : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
-  const markLeft = options.markRows && !identical ? [options.markRows(s)] : [];
+  const markLeft = identical ? [] : [rowsMarkSql(def, s)];
   if (options.constrained) {
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
     return { prepare, merge: [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };

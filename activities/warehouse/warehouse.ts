@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
-import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
+import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
 import { mergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
@@ -422,7 +422,7 @@ export class Warehouse {
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
             // The merge marks the lake partitions of the staged rows no stored row equals (a page that
             // lists old rows again as stored marks nothing); follow-up SQL reads those rows as {changed}.
-            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null), markRows: (relation: string) => rowsMarkSql(table, relation) };
+            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
             const plan = mergeStatements(table, stage, options);
             const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
             const followUp = (files: string[] | undefined) =>

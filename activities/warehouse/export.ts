@@ -1,5 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import { dateWhenScan, layoutSignature, partitionColumns, partitionFilter, partitionsFilter, spanRange, valuesOfKey } from './lakeKeys.ts';
@@ -8,7 +8,7 @@ import { sqlFile } from './sqlFile.ts';
 import type { TableDef } from './tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from './warehouse.ts';
 import { ensureLakeLayout } from './lakeLayout.ts';
-import { filesUnder, GENERATION_MARKER, TableGenerations } from './lakeGenerations.ts';
+import { TableGenerations } from './lakeGenerations.ts';
 import { profileCommit, profiled } from './commitProfile.ts';
 
 /**
@@ -193,14 +193,20 @@ class TableWriter {
    * scan, which then reads every column of every row).
    */
   private tableRows(alias?: string, within?: readonly LakeFile[]): string {
-    if (this.def.lakeSource) return `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')}) AS ${alias ?? ident(this.def.name)}`;
+    // A lake-only table's rows are its SELECT's; the date range applies on top of it, and DuckDB
+    // pushes it down into the scans of the base table (pn_utxo_spends: the scan of
+    // pn_transaction_utxos reads the night's spends, not every spend of the history).
+    const source = this.def.lakeSource ? `(${sqlFile(this.def.lakeSource).trim().replace(/;$/, '')})` : ident(this.def.name);
+    const name = alias ?? ident(this.def.name);
     const ranges = (within ?? []).map((f) => spanRange(this.def, f.values, f.span));
     if (ranges.length > 0 && ranges.every((r) => r !== undefined)) {
       const bounds: [number, number] = [Math.min(...ranges.map((r) => r![0])), Math.max(...ranges.map((r) => r![1]))];
-      const rel = this.def.export.dateWhen ? dateWhenScan(this.def, ident(this.def.name), bounds) : `(SELECT * FROM ${ident(this.def.name)} WHERE ${ident(this.def.export.dateFrom!)} >= ${bounds[0]} AND ${ident(this.def.export.dateFrom!)} < ${bounds[1]})`;
-      return `${rel} AS ${alias ?? ident(this.def.name)}`;
+      const from = ident(this.def.export.dateFrom!);
+      const rel = this.def.export.dateWhen ? dateWhenScan(this.def, source, bounds) : `(SELECT * FROM ${source} AS _rows WHERE ${from} >= ${bounds[0]} AND ${from} < ${bounds[1]})`;
+      return `${rel} AS ${name}`;
     }
-    return alias ? `${ident(this.def.name)} AS ${alias}` : ident(this.def.name);
+    if (this.def.lakeSource) return `${source} AS ${name}`;
+    return alias ? `${source} AS ${alias}` : source;
   }
 
   /**
@@ -243,9 +249,8 @@ class TableWriter {
   /** The temporary table holding the rows of the marked files (see stage), and which files they are, while it exists. */
   private staged: { name: string; files: Set<string> } | undefined;
 
-  async write(build: string, rel: string, file: LakeFile): Promise<void> {
-    const target = inside(build, rel);
-    mkdirSync(dirname(target), { recursive: true });
+  /** Writes one file of the table's generation to `target` (the build's path of it: TableGenerations.writeTarget). */
+  async write(target: string, file: LakeFile): Promise<void> {
     const { where, params } = partitionFilter(this.def, file.values, file.span);
     // A file of the stage is cut from it; another (missing from the lake, or newly compacted) from the table.
     const staged = this.staged?.files.has(fileKey(file)) ? this.staged.name : undefined;
@@ -394,7 +399,7 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
   }
   for (let attempt = 0; ; attempt++) {
     const base = gens.latest();
-    const baseFiles = base === undefined ? [] : await profiled('export:list', async () => filesUnder(gens.pathOf(base)).filter((f) => f !== GENERATION_MARKER));
+    const baseFiles = base === undefined ? [] : await profiled('export:list', async () => gens.filesOf(base));
     const baseSet = new Set(baseFiles);
     const dirty = [...files.keys()].filter((rel) => dirtyFromChanges.has(rel) || !baseSet.has(rel));
     const dropped = baseFiles.filter((f) => ownFile(f.split('/').at(-1)!) && !files.has(f));
@@ -402,13 +407,16 @@ async function publishTable(w: TableWriter, gens: TableGenerations, changes: Tab
       if (base !== undefined) await profiled('export:publish', async () => gens.publish());
       return 0;
     }
-    const build = gens.startBuild();
+    const build = gens.startBuild(base);
     try {
       const dirtySet = new Set(dirty);
       await profiled('export:link', async () => {
         for (const f of baseFiles) if (ownFile(f.split('/').at(-1)!) ? files.has(f) && !dirtySet.has(f) : true) gens.linkInto(build, base!, f);
       });
-      for (const rel of dirty) await w.write(build, rel, files.get(rel)!);
+      for (const rel of dirty) {
+        inside(build, rel); // a hostile partition value never leads out of the lake
+        await w.write(gens.writeTarget(build, rel), files.get(rel)!);
+      }
     } catch (error) {
       // Another export pruned the base while this one linked from it: build again on the latest.
       if (errno(error) === 'ENOENT' && attempt < 5) continue;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -15,8 +15,13 @@ import { dirname, join } from 'node:path';
  *   so no shard's files are lost and no lock can be left behind by a crash.
  * - Publish: the link always ends on the highest claimed generation (every publisher checks again
  *   after its own rename).
- * - Retention: the generation the link named before the swap stays until the next swap (a reader
- *   that resolved the link just before can still open its files); older ones are deleted.
+ * - Retention: the generation the link named before the swap stays whole until the next swap (a
+ *   reader that resolved the link just before can still open its files), and the one before it too.
+ *   The next build recycles that oldest one: its directory is renamed into the build, the files the
+ *   generations since changed are replaced, and the rest (hard links to the same files) stay. So a
+ *   night's build and retirement cost what changed, not one link and one unlink per file of the table.
+ *   Which files are the same comes from each generation's marker: every file's version (the
+ *   generation that wrote it). Generations without one (written before) are built afresh and deleted.
  * - Crash: a build directory left behind is removed by its owner's next export; a claimed generation
  *   the link does not name yet is complete, and the next build starts from it.
  *
@@ -41,6 +46,15 @@ function fsyncPath(path: string): void {
 }
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** Removes a file of a recycled generation (one a user removed from the lake is not there). */
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errno(error) !== 'ENOENT') throw error;
+  }
+}
 
 /** Every file under dir (relative paths, '/'-separated), directories excluded. */
 export function filesUnder(dir: string): string[] {
@@ -143,36 +157,112 @@ export class TableGenerations {
     }
   }
 
-  startBuild(): string {
+  /**
+   * Starts the next build on generation `base`: the oldest kept generation recycled when base and it
+   * both carry their files' versions (see the class comment), else an empty directory.
+   */
+  startBuild(base?: number): string {
     const build = join(this.dir, `.build.${this.owner}.${randomUUID()}`);
-    mkdirSync(build, { recursive: true });
+    const baseVersions = base === undefined ? undefined : this.versions(base);
+    const recycled = baseVersions ? this.recycle(build) : undefined;
+    if (!recycled) mkdirSync(build, { recursive: true });
+    this.builds.set(build, { baseVersions: baseVersions ?? new Map(), recycled, versions: new Map(), written: new Set(), dirs: new Set(), changedDirs: new Set() });
     return build;
   }
 
-  /**
-   * Per build: the files hard-linked into it (claim does not fsync them again) and the directories made
-   * for them. A generation of a long history holds hundreds of files of which a night changes a few:
-   * one fsync, open and mkdir each was the part of the export that grew with the history.
-   */
-  private readonly builds = new Map<string, { linked: Set<string>; dirs: Set<string> }>();
+  /** The files of generation n as they are on disk (relative paths): a file removed from the lake is written again. */
+  filesOf(n: number): string[] {
+    return filesUnder(this.pathOf(n)).filter((f) => f !== GENERATION_MARKER);
+  }
 
-  private buildState(build: string): { linked: Set<string>; dirs: Set<string> } {
-    let state = this.builds.get(build);
-    if (!state) this.builds.set(build, (state = { linked: new Set(), dirs: new Set() }));
+  /** Every file of generation n and its version (the generation that wrote it), from its marker; undefined when the marker has none. */
+  private versions(n: number): Map<string, number> | undefined {
+    let marker: { files?: Record<string, number> };
+    try {
+      marker = JSON.parse(readFileSync(join(this.pathOf(n), GENERATION_MARKER), 'utf8')) as typeof marker;
+    } catch (error) {
+      if (errno(error) === 'ENOENT' || error instanceof SyntaxError) return undefined;
+      throw error;
+    }
+    return marker.files ? new Map(Object.entries(marker.files)) : undefined;
+  }
+
+  /**
+   * Renames the generation to recycle into `build` and returns its files' versions: the highest
+   * generation below the two the readers may hold (the link's, and the one before it). Undefined when
+   * there is none, it carries no versions, or another export took it first.
+   */
+  private recycle(build: string): Map<string, number> | undefined {
+    const entry = this.entry();
+    const current = entry.kind === 'link' ? generationOf(entry.target) : undefined;
+    if (current === undefined) return undefined;
+    const older = this.generations().filter((n) => n < current);
+    const oldest = older.at(-2);
+    const versions = oldest === undefined ? undefined : this.versions(oldest);
+    if (oldest === undefined || !versions) return undefined;
+    try {
+      renameSync(this.pathOf(oldest), build);
+    } catch (error) {
+      if (errno(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    unlinkIfThere(join(build, GENERATION_MARKER));
+    return versions;
+  }
+
+  /**
+   * Per build: the versions of its base's files, what is left of the recycled generation's files (not
+   * yet linked, replaced or removed), the versions of its own files, the files written into it, and the
+   * directories it made or whose entries it changed (only those are fsynced at the claim). A
+   * generation of a long history holds hundreds of files of which a night changes a few.
+   */
+  private readonly builds = new Map<string, { baseVersions: Map<string, number>; recycled?: Map<string, number>; versions: Map<string, number>; written: Set<string>; dirs: Set<string>; changedDirs: Set<string> }>();
+
+  private buildState(build: string) {
+    const state = this.builds.get(build);
+    if (!state) throw new Error(`not a build of ${this.table}: ${build}`);
     return state;
   }
 
-  /** Hard-links a file of generation `from` into the build (same relative path). */
-  linkInto(build: string, from: number, rel: string): void {
-    const target = join(build, rel);
+  /** Makes the directory of `rel` in the build (and marks it and its new parents changed). */
+  private placeIn(build: string, rel: string): string {
     const state = this.buildState(build);
+    const target = join(build, rel);
     const dir = dirname(target);
     if (!state.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      if (!existsSync(dir)) {
+        mkdirSync(dir, { recursive: true });
+        for (let d = dir; d !== build && !state.changedDirs.has(d); d = dirname(d)) state.changedDirs.add(d);
+      }
       state.dirs.add(dir);
     }
-    linkSync(join(this.pathOf(from), rel), target);
-    state.linked.add(target);
+    state.changedDirs.add(dir);
+    return target;
+  }
+
+  /** Hard-links a file of generation `from` into the build (same relative path); a recycled build that holds it already keeps it. */
+  linkInto(build: string, from: number, rel: string): void {
+    const state = this.buildState(build);
+    const version = state.baseVersions.get(rel) ?? from;
+    state.versions.set(rel, version);
+    const had = state.recycled?.get(rel);
+    if (had !== undefined) {
+      state.recycled!.delete(rel);
+      if (had === version) return;
+      unlinkIfThere(join(build, rel));
+    }
+    linkSync(join(this.pathOf(from), rel), this.placeIn(build, rel));
+  }
+
+  /** The path the export writes `rel` to in the build (a recycled build's old file there is removed first: it is another generation's too). */
+  writeTarget(build: string, rel: string): string {
+    const state = this.buildState(build);
+    if (state.recycled?.has(rel)) {
+      state.recycled.delete(rel);
+      unlinkIfThere(join(build, rel));
+    }
+    state.written.add(rel);
+    return this.placeIn(build, rel);
   }
 
   /**
@@ -180,22 +270,41 @@ export class TableGenerations {
    * (the build is removed; the caller builds again on the new latest generation).
    */
   claim(build: string, n: number): boolean {
-    writeFileSync(join(build, GENERATION_MARKER), `${JSON.stringify({ table: this.table, generation: n, owner: this.owner })}\n`);
-    // A hard-linked file's data and inode were made durable when the generation it came from was
-    // claimed; its new name is an entry of a directory fsynced below. So only the files written into
-    // the build (and the marker) are fsynced: the cost follows what changed, not the table's files.
-    const linked = this.builds.get(build)?.linked ?? new Set<string>();
+    const state = this.buildState(build);
     this.builds.delete(build);
-    const dirs: string[] = [];
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        if (e.isDirectory()) walk(join(d, e.name));
-        else if (!linked.has(join(d, e.name))) fsyncPath(join(d, e.name));
+    // What the recycled generation held that this one does not, and the directories left empty.
+    const emptied = new Set<string>();
+    for (const rel of state.recycled?.keys() ?? []) {
+      unlinkIfThere(join(build, rel));
+      emptied.add(dirname(join(build, rel)));
+    }
+    const pending = [...emptied];
+    while (pending.length > 0) {
+      pending.sort((a, b) => b.length - a.length);
+      const d = pending.shift()!;
+      if (d === build) continue;
+      if (readdirSync(d).length > 0) {
+        state.changedDirs.add(d);
+        continue;
       }
-      dirs.push(d);
-    };
-    walk(build);
-    for (const d of dirs) fsyncPath(d);
+      rmdirSync(d);
+      state.changedDirs.delete(d);
+      const parent = dirname(d);
+      if (!emptied.has(parent)) {
+        emptied.add(parent);
+        pending.push(parent);
+      }
+    }
+    for (const rel of state.written) state.versions.set(rel, n);
+    const files = Object.fromEntries([...state.versions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    writeFileSync(join(build, GENERATION_MARKER), `${JSON.stringify({ table: this.table, generation: n, owner: this.owner, files })}\n`);
+    // A hard-linked file's data and inode were made durable when the generation it came from was
+    // claimed, and a recycled directory's unchanged entries when the recycled generation was; the new
+    // entries are in the directories fsynced below. So only the files written into the build (and
+    // the marker) are fsynced: the cost follows what changed, not the table's files.
+    for (const rel of [...state.written, GENERATION_MARKER]) fsyncPath(join(build, rel));
+    for (const d of [...state.changedDirs].sort((a, b) => b.length - a.length)) fsyncPath(d);
+    fsyncPath(build);
     try {
       renameSync(build, this.pathOf(n));
     } catch (error) {
@@ -211,7 +320,7 @@ export class TableGenerations {
    * Points `<lake>/<table>` at the highest claimed generation: a new symlink under a temporary name,
    * renamed over the old one. A layout-1 directory there is first moved aside (the one moment a reader
    * finds no table) and deleted after. Then deletes the generations older than the one the link named
-   * before (kept for readers that resolved it).
+   * before (kept for readers that resolved it), but for the newest of them (the next build's to recycle).
    */
   publish(): void {
     let previous: number | undefined;
@@ -242,7 +351,10 @@ export class TableGenerations {
     const current = this.entry();
     const now = current.kind === 'link' ? generationOf(current.target) : undefined;
     if (now === undefined) return;
-    for (const n of this.generations()) if (n < now && n !== previous) rmSync(this.pathOf(n), { recursive: true, force: true });
+    // Kept: the previous generation (readers), and the one before it (the next build recycles it).
+    const older = this.generations().filter((n) => n < now);
+    const keep = previous === undefined ? [] : [previous, older.filter((n) => n < previous).at(-1)];
+    for (const n of older) if (!keep.includes(n)) rmSync(this.pathOf(n), { recursive: true, force: true });
   }
 }
 

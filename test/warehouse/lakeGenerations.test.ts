@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { exportParquet } from '../../activities/warehouse/export.ts';
 import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
-import { GENERATIONS_DIR } from '../../activities/warehouse/lakeGenerations.ts';
+import { GENERATION_MARKER, GENERATIONS_DIR } from '../../activities/warehouse/lakeGenerations.ts';
 import { LAKE_LAYOUT_VERSION, LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
 import { lakeFiles } from '../helpers/lakeFiles.ts';
 
@@ -201,6 +201,50 @@ describe('lake layout 2', () => {
       expect(monthFiles(chain, '2026-11')).toEqual(['month.parquet']);
       expect(monthFiles(chain, '2026-12')).toEqual(days('2026-12-01', 10).map((d) => `day-${d}.parquet`));
     }
+  });
+
+  it('recycles the oldest kept generation: a night relinks and fsyncs what changed, not every file', async () => {
+    const gensDir = join(out, GENERATIONS_DIR, 'evm_blocks');
+    const generations = () => readdirSync(gensDir).filter((n) => /^g\d+$/.test(n)).sort();
+    const marker = (g: string) => JSON.parse(readFileSync(join(gensDir, g, GENERATION_MARKER), 'utf8')) as { generation: number; files?: Record<string, number> };
+    const inodes = (g: string) => new Map(Object.keys(marker(g).files ?? {}).map((f) => [f, statSync(join(gensDir, g, f)).ino]));
+    for (const day of ['2026-12-11', '2026-12-12']) {
+      await addDay(day);
+      await exportBlocks();
+    }
+    // The link's generation, the one before it (readers), and the oldest (the next build's to recycle).
+    const [oldest, previous, current] = generations();
+    expect(generations()).toHaveLength(3);
+    expect(realpathSync(join(out, 'evm_blocks'))).toBe(realpathSync(join(gensDir, current)));
+    const recycledDir = statSync(join(gensDir, oldest)).ino;
+    const before = inodes(current);
+    const previousFiles = inodes(previous);
+
+    await addDay('2026-12-13');
+    const r = await exportBlocks();
+    const next = generations().at(-1)!;
+    expect(generations()).toEqual([previous, current, next]);
+    // The oldest generation's directory became the new one; it was not built afresh.
+    expect(statSync(join(gensDir, next)).ino).toBe(recycledDir);
+    const after = inodes(next);
+    const fresh = [...after.keys()].filter((f) => after.get(f) !== before.get(f));
+    expect(fresh.sort()).toEqual(CHAINS.map((c) => `chain_id=${c}/month=2026-12/day-2026-12-13.parquet`).sort());
+    expect(r.files).toBe(fresh.length);
+    expect(Object.values(marker(next).files!).filter((v) => v === marker(next).generation)).toHaveLength(fresh.length);
+    // The generations readers may still hold are as they were.
+    expect(inodes(previous)).toEqual(previousFiles);
+    expect(inodes(current)).toEqual(before);
+    expect(await readLake(true)).toEqual({ rows: await tableRows(), keys: await tableRows(), digest: await tableDigest() });
+
+    // A generation whose marker lists no files (an export before versions) is not recycled: the next
+    // build is made afresh, and its publish deletes it.
+    writeFileSync(join(gensDir, previous, GENERATION_MARKER), `${JSON.stringify({ table: 'evm_blocks', generation: marker(previous).generation, owner: '_' })}\n`);
+    await addDay('2026-12-14');
+    await exportBlocks();
+    expect(generations()).toHaveLength(3);
+    expect(generations()).not.toContain(previous);
+    expect(Object.keys(marker(generations().at(-1)!).files!).sort()).toEqual([...Object.keys(marker(next).files!), ...CHAINS.map((c) => `chain_id=${c}/month=2026-12/day-2026-12-14.parquet`)].sort());
+    expect(await readLake(true)).toEqual({ rows: await tableRows(), keys: await tableRows(), digest: await tableDigest() });
   });
 });
 

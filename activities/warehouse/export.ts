@@ -173,9 +173,13 @@ class TableWriter {
     // fingerprint hashes the same projection: a later spend or reward leaves the partition as it was.
     const deferred = new Set(def.export.deferred?.columns ?? []);
     const value = (c: TableDef['columns'][number]) => (deferred.has(c.name) ? `CASE WHEN ${def.export.deferred!.where} THEN NULL ELSE ${ident(c.name)} END` : ident(c.name));
-    const fileColumns = def.columns.filter((c) => !def.export.partitionBy.includes(c.name));
+    // Omitted columns (the run that last listed a row) are not in the files, nor in the fingerprint: a
+    // page that lists an old row again leaves its file as it was.
+    const omitted = new Set(def.export.omit ?? []);
+    const lakeColumns = def.columns.filter((c) => !omitted.has(c.name));
+    const fileColumns = lakeColumns.filter((c) => !def.export.partitionBy.includes(c.name));
     this.select = fileColumns.map((c) => `${c.type === 'HUGEINT' ? `CAST(${value(c)} AS DECIMAL(38,0))` : value(c)} AS ${ident(c.name)}`).join(', ');
-    const rowHash = `hash(${def.columns.map(value).join(', ')})`;
+    const rowHash = `hash(${lakeColumns.map(value).join(', ')})`;
     this.fingerprint = `count(*) AS n, bit_xor(${rowHash})::VARCHAR || ':' || sum(${rowHash}::HUGEINT)::VARCHAR AS h`;
   }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * without it is version 1. A layout change is "add a step and bump", as for the warehouse
  * (activities/warehouse/schemaVersion.ts); the file is rewritten only after every step ran.
  */
-export const LAKE_LAYOUT_VERSION = 3;
+export const LAKE_LAYOUT_VERSION = 4;
 export const LAKE_VERSION_FILE = '_glacier_lake.json';
 
 export interface LakeStep {
@@ -33,6 +33,13 @@ export const LAKE_STEPS: readonly LakeStep[] = [
     // next export takes the full path (spend and reward columns written NULL where deferred), and the
     // lake-only tables derived from them (pn_utxo_spends, pn_transaction_rewards) are written whole.
     summary: 'spends of emitted UTXOs and staking rewards in lake-only tables dated by when they happened (pn_utxo_spends, pn_transaction_rewards)',
+    run: () => undefined,
+  },
+  {
+    version: 4,
+    // As step 3: pn_utxos has deferred columns now (a new layout signature, so the full path writes its
+    // spend columns NULL), and its lake-only table pn_utxos_consumed is written whole.
+    summary: 'spends of the UTXOs of pn_utxos in a lake-only table dated by when they happened (pn_utxos_consumed)',
     run: () => undefined,
   },
 ];

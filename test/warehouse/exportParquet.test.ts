@@ -5,7 +5,7 @@ import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { snapshotWalksExport } from '../../activities/warehouse/snapshotWalksTable.ts';
 import { EXPORT_MEMORY_LIMIT, exportParquet } from '../../activities/warehouse/export.ts';
 import { GENERATION_MARKER } from '../../activities/warehouse/lakeGenerations.ts';
-import { lakeFiles } from '../helpers/lakeFiles.ts';
+import { lakeColumnsOf, lakeFiles } from '../helpers/lakeFiles.ts';
 import { rowsToColumns } from '../../activities/warehouse/index.ts';
 import { drainAll, startHarness, type Harness } from './harness.ts';
 import { LAKE_VERSION_FILE } from '../../activities/warehouse/lakeLayout.ts';
@@ -49,10 +49,10 @@ afterAll(async () => {
 
 async function assertSame(table: string) {
   const def = tableByName(table) ?? snapshotWalksExport;
-  const cols = def.columns.map((c) => `CAST("${c.name}" AS VARCHAR) AS "${c.name}"`).join(', ');
+  const lake = lakeColumnsOf(def);
   const glob = join(out, table, '**', '*.parquet');
-  const fromParquet = `SELECT ${cols} FROM read_parquet('${glob}', hive_partitioning = true, hive_types_autocast = false)`;
-  const fromTable = `SELECT ${cols} FROM "${table}"`;
+  const fromParquet = `SELECT ${lake.file.join(', ')} FROM read_parquet('${glob}', hive_partitioning = true, hive_types_autocast = false)`;
+  const fromTable = `SELECT ${lake.table.join(', ')} FROM "${table}"`;
   // The comparison (every column as text, both ways) is the test's own query: it gets room beyond the sync-time buffer limit.
   await h.warehouse.query(`SET memory_limit = '${EXPORT_MEMORY_LIMIT}'`);
   const [{ a }] = await h.warehouse.query(`SELECT count(*) AS a FROM (${fromParquet} EXCEPT ALL ${fromTable})`);

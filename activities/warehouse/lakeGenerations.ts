@@ -5,9 +5,10 @@ import { dirname, join } from 'node:path';
 
 /**
  * Lake layout 2: `<lake>/<table>` is a symlink to one generation of the table's files,
- * `<lake>/.generations/<table>/g000042/`. An export never changes a published generation: it builds
- * the next one beside it (hard links to the unchanged files, new files for the changed ones), then
- * swaps the link with one rename. A reader that resolves the link sees one generation, whole.
+ * `<lake>/.generations/<table>/g000042/`. An export never changes the generation the link names, nor
+ * the one it named before: it builds the next one beside them (hard links to the unchanged files, new
+ * files for the changed ones), then swaps the link with one rename. A reader that resolves the link
+ * sees one generation, whole.
  *
  * - Claim: a built generation becomes `g<N+1>` by renaming its build directory (a rename onto an
  *   existing non-empty directory fails), N being the highest generation when the build began. Shards
@@ -22,6 +23,8 @@ import { dirname, join } from 'node:path';
  *   night's build and retirement cost what changed, not one link and one unlink per file of the table.
  *   Which files are the same comes from each generation's marker: every file's version (the
  *   generation that wrote it). Generations without one (written before) are built afresh and deleted.
+ *   A generation is deleted by renaming it aside first, so a shard's build that recycles it at the same
+ *   moment takes it whole or not at all.
  * - Crash: a build directory left behind is removed by its owner's next export; a claimed generation
  *   the link does not name yet is complete, and the next build starts from it.
  *
@@ -149,11 +152,11 @@ export class TableGenerations {
     return this.generations().at(-1);
   }
 
-  /** Removes what this owner's export left when it did not finish: build directories, temporary links, a layout-1 directory moved aside. */
+  /** Removes what this owner's export left when it did not finish: build directories, temporary links, a layout-1 directory moved aside, a generation being deleted. */
   cleanBuilds(): void {
     if (!existsSync(this.dir)) return;
     for (const n of readdirSync(this.dir)) {
-      if (['build', 'link', 'layout1'].some((kind) => n.startsWith(`.${kind}.${this.owner}.`))) rmSync(join(this.dir, n), { recursive: true, force: true });
+      if (['build', 'link', 'layout1', 'retired'].some((kind) => n.startsWith(`.${kind}.${this.owner}.`))) rmSync(join(this.dir, n), { recursive: true, force: true });
     }
   }
 
@@ -317,6 +320,21 @@ export class TableGenerations {
   }
 
   /**
+   * Deletes generation n: first renamed out of the way, so a build of another shard that recycles it
+   * (a rename too) either takes it whole or finds it gone, never half deleted.
+   */
+  private retire(n: number): void {
+    const aside = join(this.dir, `.retired.${this.owner}.${randomUUID()}`);
+    try {
+      renameSync(this.pathOf(n), aside);
+    } catch (error) {
+      if (errno(error) === 'ENOENT') return;
+      throw error;
+    }
+    rmSync(aside, { recursive: true, force: true });
+  }
+
+  /**
    * Points `<lake>/<table>` at the highest claimed generation: a new symlink under a temporary name,
    * renamed over the old one. A layout-1 directory there is first moved aside (the one moment a reader
    * finds no table) and deleted after. Then deletes the generations older than the one the link named
@@ -354,7 +372,7 @@ export class TableGenerations {
     // Kept: the previous generation (readers), and the one before it (the next build recycles it).
     const older = this.generations().filter((n) => n < now);
     const keep = previous === undefined ? [] : [previous, older.filter((n) => n < previous).at(-1)];
-    for (const n of older) if (!keep.includes(n)) rmSync(this.pathOf(n), { recursive: true, force: true });
+    for (const n of older) if (!keep.includes(n)) this.retire(n);
   }
 }
 

@@ -71,9 +71,23 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   // sync-time buffer limit).
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
   const identical = !dropsIdentical || touch.size ? ident(`${stage}_identical`) : undefined;
-  const changed = identical ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${identical} AS i ON ${def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ')})` : undefined;
+  const keyJoin = def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ');
+  // Columns the lake's files do not hold (omitted, or deferred on every row): a staged row that
+  // differs only there is {changed} for the follow-up SQL but changes no lake file, so it marks none
+  // (a UTXO page listing old UTXOs again with a new last_seen_at marks no old day).
+  const hidden = new Set([...(def.export.omit ?? []), ...(def.export.deferred?.where === 'true' ? def.export.deferred.columns : [])]);
+  const lakeSame = [keyMatch, ...valuesOf(def.columns.filter((c) => !hidden.has(c.name)))].join(' AND ');
+  const hiddenSame = valuesOf(def.columns.filter((c) => hidden.has(c.name)));
+  const changed = identical ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${hidden.size ? `(SELECT * FROM ${identical} WHERE same_all)` : identical} AS i ON ${keyJoin})` : undefined;
+  const lakeChanged = identical && hidden.size ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${identical} AS i ON ${keyJoin})` : changed;
+  const keys = def.primaryKey.map((k) => `s.${ident(k)}`).join(', ');
   const prepare = identical
-    ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${def.primaryKey.map((k) => `s.${ident(k)}`).join(', ')} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, rowsMarkSql(def, changed!)]
+    ? [
+        hidden.size
+          ? `CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys}, (${hiddenSame.join(' AND ') || 'true'}) AS same_all FROM ${s} AS s JOIN ${t} AS t ON ${lakeSame}`
+          : `CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`,
+        rowsMarkSql(def, lakeChanged!),
+      ]
     : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
   const markLeft = identical ? [] : [rowsMarkSql(def, s)];

@@ -1,17 +1,21 @@
--- Before pn_utxos' merge (lake layout 4): the spends of the stored rows the merge replaces with other
--- values, and the spends the changed staged rows carry ({changed}: the staged rows no stored row
--- equals), change pn_utxos_consumed, a lake table dated by the spend's day
--- (sql/lake/pn_utxos_consumed.sql): their partitions go to the next export (activities/warehouse/lakeKeys.ts).
+-- Before pn_utxos' merge (lake layout 4): the staged rows no stored row equals ({changed}) whose spend
+-- differs from the stored row's (or that are new and spent) change pn_utxos_consumed, a lake table
+-- dated by the spend's day (sql/lake/pn_utxos_consumed.sql): the old spend's day and the new one go to
+-- the next export (activities/warehouse/lakeKeys.ts). A UTXO listed again with only a new
+-- last_seen_at changes no spend, so it marks nothing.
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT 'pn_utxos_consumed', k, nextval('_glacier_lake_seq') FROM (
   SELECT DISTINCT {lake_key:pn_utxos_consumed:x:network,blockchain_id:consuming_block_timestamp} AS k FROM (
-    SELECT u.network, u.blockchain_id, u.consuming_block_timestamp
-    FROM pn_utxos AS u
-    JOIN {changed} AS s ON u.network = s.network AND u.blockchain_id = s.blockchain_id AND u.utxo_id = s.utxo_id
-    WHERE u.consuming_tx_hash IS NOT NULL
-    UNION ALL
-    SELECT c.network, c.blockchain_id, c.consuming_block_timestamp
-    FROM {changed} AS c
-    WHERE c.consuming_tx_hash IS NOT NULL
+    SELECT d.network, d.blockchain_id, CASE WHEN d.old THEN d.old_day ELSE d.new_day END AS consuming_block_timestamp
+    FROM (
+      SELECT c.network, c.blockchain_id, u.consuming_block_timestamp AS old_day, c.consuming_block_timestamp AS new_day, u.consuming_tx_hash AS old_tx, c.consuming_tx_hash AS new_tx, o.old
+      FROM {changed} AS c
+      LEFT JOIN pn_utxos AS u ON u.network = c.network AND u.blockchain_id = c.blockchain_id AND u.utxo_id = c.utxo_id
+      CROSS JOIN (VALUES (true), (false)) AS o(old)
+      WHERE row(u.consuming_tx_hash, u.consuming_block_number, u.consuming_block_timestamp, u.consuming_tx_timestamp, u.credentials)
+            IS DISTINCT FROM row(c.consuming_tx_hash, c.consuming_block_number, c.consuming_block_timestamp, c.consuming_tx_timestamp, c.credentials)
+    ) AS d
+    -- the old day only when the stored row was spent, the new one only when the staged row is
+    WHERE (d.old AND d.old_tx IS NOT NULL) OR (NOT d.old AND d.new_tx IS NOT NULL)
   ) AS x
 );

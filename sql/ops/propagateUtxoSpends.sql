@@ -29,8 +29,8 @@ SELECT 'pn_utxo_spends', k, nextval('_glacier_lake_seq') FROM (
 -- differs in another column, and pn_utxos_consumed's partitions of the old spend's day (if any) and of
 -- the new one.
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
-SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:c:network,blockchain_id:block_timestamp}]) AS k
+SELECT table_name, k, nextval('_glacier_lake_seq') FROM (
+  SELECT DISTINCT 'pn_utxos' AS table_name, unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:c:network,blockchain_id:block_timestamp}]) AS k
   FROM pn_utxos AS u, {stage} AS c
   WHERE c.direction = 'consumed'
     AND u.network = c.network
@@ -38,10 +38,8 @@ SELECT 'pn_utxos', k, nextval('_glacier_lake_seq') FROM (
     AND u.utxo_id = c.utxo_id
     AND u.consuming_tx_hash IS DISTINCT FROM c.consuming_tx_hash
     AND row(u.addresses, u.amount, u.asset_id, u.asset_name, u.asset_symbol, u.asset_denomination, u.asset_type, u.asset_amount, u.tx_hash, u.output_index, u.block_number, u.block_timestamp, u.created_on_chain_id, u.consumed_on_chain_id, u.utxo_bytes, u.platform_locktime, u.stakeable_locktime, u.staked, u.threshold, u.reward_type, u.utxo_type, u.utxo_start_timestamp, u.utxo_end_timestamp, u.creation_tx_hash, u.locktime, u.timestamp, u.group_id, u.payload) IS DISTINCT FROM row(c.addresses, c.amount, c.asset_id, c.asset_name, c.asset_symbol, c.asset_denomination, c.asset_type, c.asset_amount, c.utxo_tx_hash, c.output_index, c.block_number, c.block_timestamp, c.created_on_chain_id, c.consumed_on_chain_id, c.utxo_bytes, c.platform_locktime, c.stakeable_locktime, c.staked, c.threshold, c.reward_type, c.utxo_type, c.utxo_start_timestamp, c.utxo_end_timestamp, c.creation_tx_hash, c.locktime, c.timestamp, c.group_id, c.payload)
-);
-INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
-SELECT 'pn_utxos_consumed', k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT {lake_key:pn_utxos_consumed:x:network,blockchain_id:consuming_block_timestamp} AS k FROM (
+  UNION
+  SELECT DISTINCT 'pn_utxos_consumed', {lake_key:pn_utxos_consumed:x:network,blockchain_id:consuming_block_timestamp} AS k FROM (
     SELECT u.network, u.blockchain_id, CASE WHEN d.old THEN u.consuming_block_timestamp ELSE c.consuming_block_timestamp END AS consuming_block_timestamp
     FROM pn_utxos AS u, {stage} AS c, (VALUES (true), (false)) AS d(old)
     WHERE c.direction = 'consumed'

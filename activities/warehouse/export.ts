@@ -209,8 +209,7 @@ class TableWriter {
       const rel = this.def.export.dateWhen ? dateWhenScan(this.def, source, bounds) : `(SELECT * FROM ${source} AS _rows WHERE ${from} >= ${bounds[0]} AND ${from} < ${bounds[1]})`;
       return `${rel} AS ${name}`;
     }
-    if (this.def.lakeSource) return `${source} AS ${name}`;
-    return alias ? `${source} AS ${alias}` : source;
+    return `${source} AS ${name}`;
   }
 
   /**

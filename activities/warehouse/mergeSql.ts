@@ -78,17 +78,12 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const hidden = new Set([...(def.export.omit ?? []), ...(def.export.deferred?.where === 'true' ? def.export.deferred.columns : [])]);
   const lakeSame = [keyMatch, ...valuesOf(def.columns.filter((c) => !hidden.has(c.name)))].join(' AND ');
   const hiddenSame = valuesOf(def.columns.filter((c) => hidden.has(c.name)));
-  const changed = identical ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${hidden.size ? `(SELECT * FROM ${identical} WHERE same_all)` : identical} AS i ON ${keyJoin})` : undefined;
-  const lakeChanged = identical && hidden.size ? `(SELECT s.* FROM ${s} AS s ANTI JOIN ${identical} AS i ON ${keyJoin})` : changed;
+  // The staged rows whose key is not among `keys` (without hidden columns, lakeSame is sameRow).
+  const notIn = (keys: string) => `(SELECT s.* FROM ${s} AS s ANTI JOIN ${keys} AS i ON ${keyJoin})`;
+  const changed = identical ? notIn(hidden.size ? `(SELECT * FROM ${identical} WHERE same_all)` : identical) : undefined;
   const keys = def.primaryKey.map((k) => `s.${ident(k)}`).join(', ');
-  const prepare = identical
-    ? [
-        hidden.size
-          ? `CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys}, (${hiddenSame.join(' AND ') || 'true'}) AS same_all FROM ${s} AS s JOIN ${t} AS t ON ${lakeSame}`
-          : `CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`,
-        rowsMarkSql(def, lakeChanged!),
-      ]
-    : [];
+  const sameAll = hidden.size ? `, (${hiddenSame.join(' AND ') || 'true'}) AS same_all` : '';
+  const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys}${sameAll} FROM ${s} AS s JOIN ${t} AS t ON ${lakeSame}`, rowsMarkSql(def, notIn(identical))] : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
   const markLeft = identical ? [] : [rowsMarkSql(def, s)];
   if (options.constrained) {

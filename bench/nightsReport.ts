@@ -22,7 +22,7 @@ export interface ScalingRow {
   nights?: number;
 }
 
-const median = (values: number[]): number => {
+export const median = (values: number[]): number => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };

@@ -37,3 +37,16 @@ export function erc1155Owned(model: EvmChainModel, ledger: TokenLedger, address:
   });
   return [...byId.entries()].sort((a, b) => Number(a[0]) - Number(b[0])).map(([tokenId, balance]) => ({ tokenId, balance }));
 }
+
+/**
+ * metadataLastUpdatedTimestamp of NFT id `tokenId` as of the end of `block`: the timestamp of the
+ * block of the last transfer that moved one of its units (its mint is the first). The service's
+ * indexer reads a token's metadata when the token moves (or on a reindex request, which nobody sends
+ * here), not on every query, so a held token's metadata is stable from night to night; a transfer
+ * carries the metadata as of its own block, which is the same rule.
+ */
+export function nftMetadataUpdatedAt(model: EvmChainModel, ledger: TokenLedger, tokenId: string, block: number): number {
+  const last = ledger.lastMoveOf(tokenId, transfersThrough(model, ledger, block));
+  if (last < 0) throw new Error(`simulator: NFT ${ledger.token.address} #${tokenId} has no unit minted by block ${block}`);
+  return model.chain.timestamp(model.chain.blockOf(ledger.transfer(last).g));
+}

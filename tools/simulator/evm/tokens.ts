@@ -150,10 +150,27 @@ export class TokenLedger {
         out.push(null);
         continue;
       }
-      const last = coin + Math.floor((Kcount - 1 - coin) / n) * n;
-      out.push(this.pool.eoa(this.receiverSlot(last)));
+      out.push(this.pool.eoa(this.receiverSlot(this.lastTransferOf(coin, Kcount))));
     }
     return out;
+  }
+
+  /** The last of the first `K` transfers that moved unit `coin` (the caller guarantees coin < K). */
+  lastTransferOf(coin: number, Kcount: number): number {
+    const n = this.token.coins;
+    return coin + Math.floor((Kcount - 1 - coin) / n) * n;
+  }
+
+  /**
+   * The last of the first `K` transfers that moved any unit of NFT id `tokenId`, or -1 when none of
+   * its units is minted yet.
+   */
+  lastMoveOf(tokenId: string, Kcount: number): number {
+    let last = -1;
+    for (let coin = 0; coin < Math.min(this.token.coins, Kcount); coin++) {
+      if (this.tokenIdOf(coin) === tokenId) last = Math.max(last, this.lastTransferOf(coin, Kcount));
+    }
+    return last;
   }
 
   /** Balance of every holder after the first `K` transfers (ERC-721: count, ERC-1155: all ids summed). */

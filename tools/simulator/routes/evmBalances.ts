@@ -3,7 +3,7 @@ import { WEIGHT } from '../http/route.ts';
 import type { RequestContext, RouteDef } from '../http/route.ts';
 import { blockNumberParam } from '../evm/blockRange.ts';
 import type { EvmChainModel } from '../evm/chainModel.ts';
-import { erc1155Owned, erc20Balance, erc721Owned } from '../evm/ercBalances.ts';
+import { erc1155Owned, erc20Balance, erc721Owned, nftMetadataUpdatedAt } from '../evm/ercBalances.ts';
 import { currencyParam, money, valueOf } from '../evm/money.ts';
 import { nativeTokenBalanceJson } from '../evm/nativeBalance.ts';
 import { nftMetadata, tokenUri } from '../evm/nftMetadata.ts';
@@ -102,7 +102,7 @@ export const erc721BalancesRoute: RouteDef = {
         ledgers.flatMap((l) =>
           erc721Owned(model, l, address, block).map((tokenId) => ({
             address: l.token.address, name: l.token.name, symbol: l.token.symbol, ercType: l.token.ercType, tokenId,
-            tokenUri: tokenUri(l.token, tokenId), metadata: nftMetadata(model.chain.domain, l.token, tokenId, model.chain.timestamp(block)),
+            tokenUri: tokenUri(l.token, tokenId), metadata: nftMetadata(model.chain.domain, l.token, tokenId, nftMetadataUpdatedAt(model, l, tokenId, block)),
             ownerAddress: address, chainId: model.spec.chainId,
           })),
         ),
@@ -127,7 +127,7 @@ export const erc1155BalancesRoute: RouteDef = {
         ledgers.flatMap((l) =>
           erc1155Owned(model, l, address, block).map(({ tokenId, balance }) => ({
             address: l.token.address, ercType: l.token.ercType, tokenId, tokenUri: tokenUri(l.token, tokenId),
-            metadata: nftMetadata(model.chain.domain, l.token, tokenId, model.chain.timestamp(block)),
+            metadata: nftMetadata(model.chain.domain, l.token, tokenId, nftMetadataUpdatedAt(model, l, tokenId, block)),
             chainId: model.spec.chainId, balance: String(balance),
           })),
         ),

@@ -3,7 +3,7 @@ import { evmAddress } from '../http/params.ts';
 import { WEIGHT } from '../http/route.ts';
 import type { RouteDef } from '../http/route.ts';
 import { nftMetadata, tokenUri } from '../evm/nftMetadata.ts';
-import { transfersThrough } from '../evm/ercBalances.ts';
+import { nftMetadataUpdatedAt, transfersThrough } from '../evm/ercBalances.ts';
 import { evmChainOf } from './evmChain.ts';
 
 /** One NFT (ERC-721 or ERC-1155 token id) of a collection; 404 until it has been minted. */
@@ -25,7 +25,7 @@ export const nftTokenRoute: RouteDef = {
     if (coin < 0) throw notFound(`Token ${tokenId} of ${address} not found`);
     const base = {
       address, ercType: token.ercType, tokenId, tokenUri: tokenUri(token, tokenId),
-      metadata: nftMetadata(model.chain.domain, token, tokenId, model.chain.timestamp(tip)),
+      metadata: nftMetadata(model.chain.domain, token, tokenId, nftMetadataUpdatedAt(model, ledger, tokenId, tip)),
     };
     return token.ercType === 'ERC-721' ? { ...base, name: token.name, symbol: token.symbol, ownerAddress: owners[coin] } : base;
   },

@@ -160,6 +160,30 @@ describe('token transfers', () => {
     }
   });
 
+  it("an NFT's metadataLastUpdatedTimestamp is its last transfer's block time, in balances and in the token lookup", async () => {
+    const tip = sim.world.evm.chain('43114')!.chain.tip();
+    let checked = 0;
+    for (const c of contracts.filter((x) => x.ercType !== 'ERC-20')) {
+      const transfers = ascending(await truth<Transfer>(`/v1/chains/43114/tokens/${c.address}/transfers`));
+      for (const block of c.ercType === 'ERC-721' ? [tip] : [150, tip]) {
+        const moved = new Map<string, number>();
+        for (const tr of transfers.filter((t) => Number(t.blockNumber) <= block)) moved.set((tr.erc721Token ?? tr.erc1155Token)!.tokenId, tr.blockTimestamp);
+        for (const a of addresses) {
+          const path = `/v1/chains/43114/addresses/${a}/balances:${c.ercType === 'ERC-721' ? 'listErc721' : 'listErc1155'}`;
+          const query: Record<string, string> = c.ercType === 'ERC-721' ? { contractAddress: c.address } : { contractAddress: c.address, blockNumber: String(block) };
+          for (const held of await truth<{ tokenId: string; metadata: { metadataLastUpdatedTimestamp: number } }>(path, query)) {
+            expect(held.metadata.metadataLastUpdatedTimestamp, `${c.address} #${held.tokenId} @${block}`).toBe(moved.get(held.tokenId));
+            if (block !== tip) continue;
+            const one = await getJson(`${sim.baseUrl}/v1/chains/43114/nfts/collections/${c.address}/tokens/${held.tokenId}`);
+            expect((one.body as { metadata: { metadataLastUpdatedTimestamp: number } }).metadata.metadataLastUpdatedTimestamp).toBe(moved.get(held.tokenId));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
   it('holder metrics equal a replay of the transfers over the time frame', async () => {
     for (const c of contracts.filter((x) => x.ercType === 'ERC-20')) {
       const transfers = ascending(await truth<Transfer>(`/v1/chains/43114/tokens/${c.address}/transfers`));

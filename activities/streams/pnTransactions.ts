@@ -5,7 +5,7 @@ import { added, assetAmount, bigint, defineTable, hugeint, integer, json, retype
 import { partitionId } from './partitionIds.ts';
 import { childrenOf, defineStream, listWalk, rowsOf, type Child } from './streamDef.ts';
 import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
-import { utxoColumns, utxoTxHash } from './shared/pnUtxo.ts';
+import { UTXO_SPEND_COLUMNS, utxoColumns, utxoTxHash } from './shared/pnUtxo.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 
 type Tx = PrimaryNetworkTransaction;
@@ -59,8 +59,6 @@ export const pnTransactionRewardsLake: TableDef = {
   lakeSource: 'lake/pn_transaction_rewards.sql',
 };
 
-/** What the spend of an emitted UTXO sets (sql/ops/propagateUtxoSpends.sql); consumed_on_chain_id is the output's own (set when created), kept in the base file. */
-const SPEND_COLUMNS = ['consuming_tx_hash', 'consuming_block_number', 'consuming_block_timestamp', 'consuming_tx_timestamp', 'credentials'];
 export const pnTransactionsTable = defineTable<Tx>({
   name: 'pn_transactions',
   comment:
@@ -143,7 +141,7 @@ export const pnTransactionUtxosTable = txList<Utxo>(
   {
     // A consumed row is dated by its transaction (the spend), not by the UTXO's creation: a night's
     // transactions write that night's files (lake layout 3).
-    export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' }, deferred: { columns: SPEND_COLUMNS, where: "direction = 'emitted'", view: 'lake/pn_transaction_utxos_view.sql' } },
+    export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' }, deferred: { columns: UTXO_SPEND_COLUMNS, where: "direction = 'emitted'", view: 'lake/pn_transaction_utxos_view.sql' } },
     beforeMerge: ['ops/markSpendsBeforeMerge.sql'],
     afterMerge: ['ops/propagateUtxoSpends.sql'],
     lakeDerived: [pnUtxoSpendsLake],

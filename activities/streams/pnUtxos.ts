@@ -3,13 +3,10 @@ import type { Utxo } from '../api/schemas/index.ts';
 import { defineTable, snapshotAt } from './columns.ts';
 import { defineStream, rowsOf } from './streamDef.ts';
 import { chainKey } from './shared/pnPartitions.ts';
-import { utxoColumns } from './shared/pnUtxo.ts';
+import { UTXO_SPEND_COLUMNS, utxoColumns } from './shared/pnUtxo.ts';
 import { deriveUtxoLists, derivedUnchanged, utxoPartitions } from './utxoDerivation.ts';
 import { fetchUtxoPage, utxoCursor } from './utxoWalk.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
-
-/** What a spend sets on a stored UTXO (sql/ops/propagateUtxoSpends.sql): in the lake, pn_utxos_consumed holds them. */
-const UTXO_SPEND_COLUMNS = ['consuming_tx_hash', 'consuming_block_number', 'consuming_block_timestamp', 'consuming_tx_timestamp', 'credentials'];
 
 /**
  * Lake layout 4: the spend of a UTXO happens after its row is stored, often months later. The lake's

@@ -85,6 +85,27 @@ describe('export from the commits’ marks', () => {
     }
   });
 
+  it("compares, where the UTXO follow-up SQL marks pn_utxos, the columns it sets that pn_utxos' files hold", () => {
+    const def = allTables().find((t) => t.name === 'pn_utxos')!;
+    const hidden = new Set([...def.primaryKey, ...(def.export.omit ?? []), ...(def.export.deferred?.columns ?? [])]);
+    // Every column of the API's Utxo: what pn.utxos's own walk would upsert (not the key, the run's
+    // last_seen_at, or _extra, which no follow-up update touches).
+    const apiColumns = def.columns.map((c) => c.name).filter((c) => !def.primaryKey.includes(c) && c !== 'last_seen_at' && c !== '_extra').sort();
+    for (const file of ['ops/propagateUtxoSpends.sql', 'ops/keepUtxoSpends.sql', 'ops/deriveUtxosFromTransactions.sql']) {
+      const text = sqlFile(file);
+      const set = [...text.matchAll(/UPDATE pn_utxos AS u\s+SET ([\s\S]*?)\nFROM/g)].flatMap((m) => m[1].split(/,\n/).map((a) => a.trim().split(/\s*=/)[0]));
+      expect({ file, set: [...new Set(set)].sort() }).toEqual({ file, set: apiColumns });
+      const rows = [...text.matchAll(/row\(([^)]*)\) IS DISTINCT FROM row\(([^)]*)\)/g)];
+      expect(rows.length, file).toBeGreaterThan(0);
+      for (const [, stored, other] of rows) {
+        const names = stored.split(',').map((c) => c.trim().replace(/^u\./, ''));
+        // A column the update sets and the files hold, left out here, would change a file no mark names.
+        expect({ file, compared: [...names].sort() }).toEqual({ file, compared: apiColumns.filter((c) => !hidden.has(c)) });
+        expect(other.split(',').length, file).toBe(names.length);
+      }
+    }
+  });
+
   it('exports in full once, then only the partitions a sync changed, and the lake equals the warehouse', async () => {
     const first = await exportParquet(h.warehouse, allTables(), out);
     expect(first.fullTables).toBeGreaterThan(0);

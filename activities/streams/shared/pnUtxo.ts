@@ -53,3 +53,11 @@ export const utxoColumns = (creatingTx: Column<Utxo> = txHash): Column<Utxo>[] =
 
 /** The creating-transaction column of a transaction's own UTXO lists. */
 export const utxoTxHash = renamed(txHash, 'utxo_tx_hash', 'Utxo.txHash: the transaction that created the UTXO');
+
+/**
+ * What the spend of a UTXO sets, after its row is stored (sql/ops/propagateUtxoSpends.sql):
+ * pn_utxos' and pn_transaction_utxos' files hold them NULL (`export.deferred`), and their lake-only
+ * tables hold them dated by the spend. consumed_on_chain_id is the output's own (set when it is
+ * created), so it stays in the base files.
+ */
+export const UTXO_SPEND_COLUMNS = ['consuming_tx_hash', 'consuming_block_number', 'consuming_block_timestamp', 'consuming_tx_timestamp', 'credentials'];

@@ -64,16 +64,16 @@ export interface ExportLayout {
    */
   dateWhen?: { column: string; equals: string; dateFrom: string };
   /**
-   * Columns a later fact sets on rows stored earlier (a spend, a reward): the lake writes them NULL for
-   * the rows `where` (SQL over the table's columns) selects, and a derived lake table (`lakeDerived`),
-   * dated by when the fact happened, holds them, so the fact does not rewrite the old row's file.
-   */
-  /**
    * Columns the lake's files leave out: the snapshot of the run that last listed a row (last_seen_at)
    * is the warehouse's bookkeeping, not what the API says of the row, and a page that lists an old row
    * again would otherwise rewrite the file of the day the row belongs to.
    */
   omit?: string[];
+  /**
+   * Columns a later fact sets on rows stored earlier (a spend, a reward): the lake writes them NULL for
+   * the rows `where` (SQL over the table's columns) selects, and a derived lake table (`lakeDerived`),
+   * dated by when the fact happened, holds them, so the fact does not rewrite the old row's file.
+   */
   deferred?: {
     columns: string[];
     where: string;

@@ -56,7 +56,6 @@ export interface NightsResults {
     truth: { equal: boolean; expected: number; lost: number; duplicated: number; examples: string[] };
     /** The night whose scheduled run did not finish in time, and what its activities last failed on. */
     stalled?: { night: number; seconds: number; reasons: string[] };
-    lakeLayout: { datedGroups: number; undatedFiles: number };
   };
   idle?: { partitions: number; night: NightFigures };
   scaling?: ScalingRow[];

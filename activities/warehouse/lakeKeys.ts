@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
 /**
- * The hive partition of a row, in the three places that need it: the export's paths and filters,
- * the commit that marks what it changed (from the batch's column vectors: no read of the table), and
- * the follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
- * expanded here). A partition key is the JSON array of the partition values in path
- * order: the table's partition columns, then the UTC day of its date column ('YYYY-MM-DD').
+ * The partition of a row (its table's partition columns and the UTC day of its date column), the
+ * unit in which the warehouse records what changed for the lake, in the three places that need it:
+ * the commit that marks what it changed (from the batch's column vectors: no read of the table), the
+ * follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
+ * expanded here), and the export's and the nightly verify's filters. A partition key is the JSON
+ * array of the partition values: the table's partition columns, then the day ('YYYY-MM-DD').
  */
 
 export interface PartitionColumn {
@@ -124,22 +124,6 @@ export function spanRange(def: TableDef, values: readonly (string | null)[], spa
 }
 
 /**
- * The rows of `relation` (a `dateWhen` table) that can be dated within [lo, hi), as a relation whose
- * every filter is a plain range DuckDB applies inside its scan: those whose dateFrom lies in it, and
- * those of an earlier dateFrom whose other date column lies in it (the dateFrom never exceeds the
- * date; the two parts are disjoint). The date filter of partitionFilter still applies on top. With the
- * filter alone, its OR of two columns runs after the scan, which then reads every column of every row
- * of the table (pn_transaction_utxos at 100 days: 20 ms a statement). Undefined for other tables.
- */
-export function dateWhenScan(def: TableDef, relation: string, [lo, hi]: [number, number]): string | undefined {
-  const when = def.export.dateWhen;
-  if (!when) return undefined;
-  const from = ident(def.export.dateFrom!);
-  const other = ident(when.dateFrom);
-  return `(SELECT * FROM ${relation} WHERE ${from} >= ${lo} AND ${from} < ${hi} UNION ALL SELECT * FROM ${relation} WHERE ${other} >= ${lo} AND ${other} < ${hi} AND ${from} < ${lo})`;
-}
-
-/**
  * The rows of one partition (span 'month': the date value is 'YYYY-MM' and the range its month, the
  * rows of one compacted lake file): equality on the partition columns, and for the day a range over the
  * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
@@ -190,16 +174,6 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
     clauses.unshift(dateRangeSql(def, '$2', '$3', alias));
   }
   return { where: clauses.join(' AND '), params };
-}
-
-/**
- * What the lake's files of a table were written with: its columns and types, its partition layout and
- * the file format version. When it changes (a column added, a type changed) every file is stale and
- * the next export takes the full path.
- */
-export function layoutSignature(def: TableDef): string {
-  const text = JSON.stringify({ v: 1, columns: def.columns.map((c) => [c.name, c.type]), export: def.export });
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /**

@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { loadExtensions, type LakeExtension } from './extensions.ts';
+
+/**
+ * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
+ * attached to a DuckDB connection through the `ducklake` extension. The export attaches it to the
+ * warehouse's own instance while it runs (warehouse reads and lake writes in one DuckDB process),
+ * `glacier-etl sql` and analysts to theirs. Config `lake` (common/config.ts); defaults resolved by
+ * worker/paths.ts lakeOf.
+ */
+export interface LakeSettings {
+  format: 'ducklake';
+  /** `sqlite:<file>` (the default), `postgres:<libpq conninfo, no password>` or `duckdb:<file>` (one process at a time). */
+  catalog: string;
+  /** A directory, or `s3://bucket/prefix/`. */
+  dataPath: string;
+  /** S3-compatible storage, for s3:// data paths: where, never who (credentials: the AWS provider chain and environment). */
+  s3?: { endpoint?: string; region?: string; urlStyle?: 'path' | 'vhost'; useSsl?: boolean };
+  /** Days of nights time travel reaches: older snapshots expire, and the files only they held are deleted (maintenance.ts). */
+  snapshotDays: number;
+}
+
+export interface AttachOptions {
+  /** The name the lake is attached as (default `lake`). */
+  alias?: string;
+  readOnly?: boolean;
+  /** Time travel: the lake as of this snapshot (lake.snapshots() lists them, one per exported night). */
+  snapshot?: number;
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The catalog's kind and where it is (`sqlite:`, `postgres:`, `duckdb:`; a bare path is a DuckDB file). */
+export function catalogOf(catalog: string): { kind: 'sqlite' | 'postgres' | 'duckdb'; target: string } {
+  const m = /^(sqlite|postgres|duckdb):(.*)$/s.exec(catalog);
+  return m ? { kind: m[1] as 'sqlite' | 'postgres' | 'duckdb', target: m[2] } : { kind: 'duckdb', target: catalog };
+}
+
+const isS3 = (dataPath: string) => /^s3a?:\/\//.test(dataPath);
+
+/** The extensions a lake needs: ducklake, its catalog's scanner, and httpfs + aws for object storage. */
+export function lakeExtensions(lake: LakeSettings): LakeExtension[] {
+  const { kind } = catalogOf(lake.catalog);
+  const catalog: LakeExtension[] = kind === 'sqlite' ? ['sqlite_scanner'] : kind === 'postgres' ? ['postgres_scanner'] : [];
+  return ['ducklake', ...catalog, ...(isS3(lake.dataPath) ? (['httpfs', 'aws'] as const) : [])];
+}
+
+/** The error of a lake operation as one line naming the catalog or the bucket (never a credential: none is in either). */
+export class LakeError extends Error {
+  override name = 'LakeError';
+}
+
+export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+/** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
+export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
+  const { kind, target } = catalogOf(lake.catalog);
+  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : []), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
+  return `ATTACH ${quote(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
+}
+
+/**
+ * Attaches the lake: loads the extensions, makes the local directories, creates the S3 secret from
+ * the AWS provider chain (environment, profile, instance role) when the data path is a bucket, and
+ * attaches the catalog (a new one is created with the data path). A writer then lists the bucket, so
+ * a bad bucket fails here, not in the middle of a night. Errors are one line naming the catalog or bucket.
+ */
+export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
+  const alias = options.alias ?? 'lake';
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new Error(`lake alias ${JSON.stringify(alias)}: expected a plain identifier`);
+  await loadExtensions(connection, lakeExtensions(lake));
+  const { kind, target } = catalogOf(lake.catalog);
+  if (kind !== 'postgres' && !options.readOnly) mkdirSync(dirname(target), { recursive: true });
+  if (isS3(lake.dataPath)) {
+    const s3 = lake.s3 ?? {};
+    const settings = [
+      'TYPE s3',
+      'PROVIDER credential_chain',
+      `SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`,
+      ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
+      ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
+      ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
+      ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
+    ];
+    await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
+  } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
+  try {
+    await connection.run(attachSql(lake, { ...options, alias }));
+  } catch (error) {
+    throw new LakeError(`lake catalog ${lake.catalog}: ${firstLine(error)}`, { cause: error });
+  }
+  if (isS3(lake.dataPath) && !options.readOnly) {
+    try {
+      await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
+    } catch (error) {
+      await connection.run(`DETACH ${alias}`).catch(() => undefined);
+      throw new LakeError(`lake data path ${lake.dataPath}: ${firstLine(error)}`, { cause: error });
+    }
+  }
+  return alias;
+}

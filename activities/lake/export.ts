@@ -7,7 +7,7 @@ import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
 import { attachLake, firstLine, LakeError, type LakeSettings } from './lake.ts';
-import { maintainLake, type MaintenanceOptions } from './maintenance.ts';
+import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
 
 /**
  * The export: what the warehouse changed since the last export, applied to the lake in ONE DuckLake
@@ -50,9 +50,11 @@ export interface ExportResult {
   fullTables?: number;
   /** The lake snapshot that holds the night (absent when nothing changed). */
   snapshot?: number;
+  /** The upkeep before the night failed (the night was exported; the next export runs it again). */
+  upkeepError?: string;
 }
 
-export type ExportStep = 'attached' | `table:${string}` | 'before-commit' | 'committed' | 'cleared';
+export type ExportStep = 'attached' | 'maintained' | `table:${string}` | 'before-commit' | 'committed' | 'cleared';
 
 export interface ExportOptions {
   tables?: string[];
@@ -62,7 +64,7 @@ export interface ExportOptions {
   memoryLimit?: string;
   /** This warehouse is one shard of several writing one lake. */
   shard?: string;
-  /** The lake's upkeep after the night (maintenance.ts); false: none. */
+  /** The lake's upkeep before the night (maintenance.ts); false: none. */
   maintenance?: MaintenanceOptions | false;
   /** Tests: runs at each step (a crash injected there). */
   hook?: (step: ExportStep) => void | Promise<void>;
@@ -136,22 +138,24 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
     const alias = await attachLake(conn, lake, { alias: 'glacier_lake' });
     try {
       await options.hook?.('attached');
+      // The upkeep before the night, so it compacts only files of earlier nights: a read transaction
+      // that began before a merge and reads a table after it finds no row of that table when the merge
+      // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
+      // upkeep does not hold the night back; the next export runs it again.
+      const upkeep = options.maintenance === false ? undefined : await maintainLake(conn, alias, lake, options.maintenance).catch((error: unknown) => lakeError(error, lake));
+      await options.hook?.('maintained');
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
+          const size = await lakeFiles(conn, alias);
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
           await inTransaction(warehouse, async (w) => {
             if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
             await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
+            for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
           });
           await options.hook?.('cleared');
-          if (options.maintenance === false) return result;
-          // The night is in the lake whatever happens to its upkeep; a failed upkeep runs again next night.
-          const upkeep = await maintainLake(conn, alias, lake, options.maintenance);
-          await inTransaction(warehouse, async (w) => {
-            for (const [key, value] of [['lake_files', upkeep.files], ['lake_bytes', upkeep.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
-          });
-          return result;
+          return { ...result, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : {}) };
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
           if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadExtensions, type LakeExtension } from './extensions.ts';
@@ -57,8 +57,32 @@ export const firstLine = (error: unknown) => (error instanceof Error ? error.mes
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
   const { kind, target } = catalogOf(lake.catalog);
-  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : []), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
+  // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
+  // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
+  // result" on 39 of 58 reads); merging and rewriting files did not (docs/nights.md, Lake upkeep).
+  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
   return `ATTACH ${quote(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
+}
+
+/**
+ * Puts a SQLite catalog DuckLake just created into WAL mode. In SQLite's default (rollback journal)
+ * mode a reader's open transaction blocks the writer's commit: with an analyst's session holding the
+ * lake, the export failed "database is locked" on all of its 8 attempts. In WAL mode readers never
+ * block the writer (measured: the commit took 88 ms while another process held a read transaction,
+ * which kept its snapshot). DuckDB's sqlite extension runs every statement inside a transaction, where
+ * SQLite refuses `PRAGMA journal_mode=WAL`; the pragma only persists 2 in the header's file-format
+ * bytes (18 and 19, https://www.sqlite.org/fileformat.html), so that is written here, once, while no
+ * connection has the new file open.
+ */
+function walMode(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const header = Buffer.alloc(20);
+    readSync(fd, header, 0, 20, 0);
+    if (header.toString('latin1', 0, 15) === 'SQLite format 3' && header[18] === 1 && header[19] === 1 && !existsSync(`${path}-journal`)) writeSync(fd, Buffer.from([2, 2]), 0, 2, 18);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -86,8 +110,14 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
     ];
     await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
   } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
+  const created = kind === 'sqlite' && !options.readOnly && !existsSync(target);
   try {
     await connection.run(attachSql(lake, { ...options, alias }));
+    if (created) {
+      await connection.run(`DETACH ${alias}`);
+      walMode(target);
+      await connection.run(attachSql(lake, { ...options, alias }));
+    }
   } catch (error) {
     throw new LakeError(`lake catalog ${lake.catalog}: ${firstLine(error)}`, { cause: error });
   }

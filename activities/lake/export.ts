@@ -52,6 +52,8 @@ export interface ExportResult {
   snapshot?: number;
   /** The upkeep before the night failed (the night was exported; the next export runs it again). */
   upkeepError?: string;
+  /** Attempts the night took (more than one when another writer's commit met it). */
+  attempts?: number;
 }
 
 export type ExportStep = 'attached' | 'maintained' | `table:${string}` | 'before-commit' | 'committed' | 'cleared';
@@ -113,7 +115,8 @@ interface Mark {
   seq: bigint;
 }
 
-const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(firstLine(error));
+/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake. */
+const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
 
 /** An error of the night as one line naming the lake's catalog or bucket (or the error as it is). */
 function lakeError(error: unknown, lake: LakeSettings): Error {
@@ -155,7 +158,7 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
             for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
           });
           await options.hook?.('cleared');
-          return { ...result, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : {}) };
+          return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : {}) };
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
           if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadExtensions, type LakeExtension } from './extensions.ts';
@@ -72,7 +72,7 @@ export function attachSql(lake: LakeSettings, options: AttachOptions = {}): stri
  * which kept its snapshot). DuckDB's sqlite extension runs every statement inside a transaction, where
  * SQLite refuses `PRAGMA journal_mode=WAL`; the pragma only persists 2 in the header's file-format
  * bytes (18 and 19, https://www.sqlite.org/fileformat.html), so that is written here, once, while no
- * connection has the new file open.
+ * connection has the new file open (createSqliteCatalog).
  */
 function walMode(path: string): void {
   const fd = openSync(path, 'r+');
@@ -86,9 +86,29 @@ function walMode(path: string): void {
 }
 
 /**
+ * A new SQLite catalog, made whole under a name of its own, put into WAL mode and linked into place:
+ * shards exporting for the first time at the same moment each make one, the first link wins, and no
+ * process ever opens a catalog half made (two DuckLakes initialising one file failed "database is
+ * locked").
+ */
+async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSettings, target: string): Promise<void> {
+  const draft = `${target}.new-${process.pid}-${Date.now()}`;
+  try {
+    await connection.run(attachSql({ ...lake, catalog: `sqlite:${draft}` }, { alias: 'glacier_new_lake' }));
+    await connection.run('DETACH glacier_new_lake');
+    walMode(draft);
+    linkSync(draft, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/**
  * Attaches the lake: loads the extensions, makes the local directories, creates the S3 secret from
  * the AWS provider chain (environment, profile, instance role) when the data path is a bucket, and
- * attaches the catalog (a new one is created with the data path). A writer then lists the bucket, so
+ * attaches the catalog (a new one is created with the data path). A writer lists the bucket first, so
  * a bad bucket fails here, not in the middle of a night. Errors are one line naming the catalog or bucket.
  */
 export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
@@ -108,26 +128,25 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
       ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
       ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
     ];
-    await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
-  } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
-  const created = kind === 'sqlite' && !options.readOnly && !existsSync(target);
-  try {
-    await connection.run(attachSql(lake, { ...options, alias }));
-    if (created) {
-      await connection.run(`DETACH ${alias}`);
-      walMode(target);
-      await connection.run(attachSql(lake, { ...options, alias }));
+    try {
+      await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
+    } catch (error) {
+      throw new LakeError(`lake data path ${lake.dataPath}: no credentials from the AWS provider chain (environment, profile, instance role): ${firstLine(error)}`, { cause: error });
     }
-  } catch (error) {
-    throw new LakeError(`lake catalog ${lake.catalog}: ${firstLine(error)}`, { cause: error });
-  }
+  } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
   if (isS3(lake.dataPath) && !options.readOnly) {
+    // A writer lists the bucket first: a bad bucket fails here, before a catalog is made for it.
     try {
       await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
     } catch (error) {
-      await connection.run(`DETACH ${alias}`).catch(() => undefined);
       throw new LakeError(`lake data path ${lake.dataPath}: ${firstLine(error)}`, { cause: error });
     }
+  }
+  try {
+    if (kind === 'sqlite' && !options.readOnly && !existsSync(target)) await createSqliteCatalog(connection, lake, target);
+    await connection.run(attachSql(lake, { ...options, alias }));
+  } catch (error) {
+    throw new LakeError(`lake catalog ${lake.catalog}: ${firstLine(error)}`, { cause: error });
   }
   return alias;
 }

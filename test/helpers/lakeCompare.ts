@@ -21,20 +21,22 @@ export async function readLakeElsewhere(lake: LakeSettings, snapshot?: number): 
 /**
  * Per lake table: rows of the warehouse (in the lake's columns) the copy lacks, rows the copy has
  * that the warehouse lacks (EXCEPT ALL both ways, every column), and the warehouse's row count.
- * `warehouseFile`: compare with that DuckDB file instead of the open warehouse (an earlier copy).
+ * `warehouseFile`: compare with that DuckDB file instead of the open warehouse (an earlier copy);
+ * `others`: with the union of the warehouse and those files (other shards' warehouses).
  */
-export async function lakeDifferences(warehouse: Warehouse, copyFile: string, options: { warehouseFile?: string } = {}): Promise<Record<string, { missing: number; extra: number; rows: number }>> {
+export async function lakeDifferences(warehouse: Warehouse, copyFile: string, options: { warehouseFile?: string; others?: string[] } = {}): Promise<Record<string, { missing: number; extra: number; rows: number }>> {
   const release = await warehouse.raiseMemory(EXPORT_MEMORY_LIMIT);
   const conn = await warehouse.connect();
   const out: Record<string, { missing: number; extra: number; rows: number }> = {};
   try {
     await conn.run(`ATTACH '${copyFile}' AS lake_copy (READ_ONLY)`);
     if (options.warehouseFile) await conn.run(`ATTACH '${options.warehouseFile}' AS wh_then (READ_ONLY)`);
+    for (const [i, file] of (options.others ?? []).entries()) await conn.run(`ATTACH '${file}' AS wh_other${i} (READ_ONLY)`);
     const copied = new Set((await conn.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake_copy'")).getRowObjectsJS().map((r) => String(r.table_name)));
     const n = async (sql: string) => Number((await conn.runAndReadAll(sql)).getRowObjectsJS()[0].n);
     for (const def of lakeTables(allTables())) {
       const t = lakeTable(def);
-      const w = `SELECT ${t.select} FROM ${options.warehouseFile ? 'wh_then.main.' : ''}"${def.name}"`;
+      const w = `SELECT * FROM (${[options.warehouseFile ? 'wh_then.main.' : '', ...(options.others ?? []).map((_, i) => `wh_other${i}.main.`)].map((db) => `SELECT ${t.select} FROM ${db}"${def.name}"`).join(' UNION ALL ')})`;
       const rows = await n(`SELECT count(*) AS n FROM (${w})`);
       if (!copied.has(def.name)) {
         out[def.name] = { missing: rows, extra: 0, rows };
@@ -46,6 +48,7 @@ export async function lakeDifferences(warehouse: Warehouse, copyFile: string, op
   } finally {
     await conn.run('DETACH DATABASE IF EXISTS lake_copy');
     await conn.run('DETACH DATABASE IF EXISTS wh_then');
+    for (const [i] of (options.others ?? []).entries()) await conn.run(`DETACH DATABASE IF EXISTS wh_other${i}`);
     conn.closeSync();
     await release();
   }

@@ -42,7 +42,8 @@ export interface NightFigures {
   /** The run's records (status --json: costs[].lastRun of this run). */
   records: { cu: number; requests: number; items: number };
   checks: { ok: boolean; seconds: number; summary: string };
-  lake: { files: number; bytes: number; written: number };
+  /** Live data and delete files, their bytes, data files written this night; snapshots and data-file rows the catalog holds (bounded by the retention). */
+  lake: { files: number; bytes: number; written: number; snapshots?: number; catalogFiles?: number };
   warehouseBytes: number;
   storedRows: number;
   temporal: { bytes: number; runEvents: number; nightEvents: number; nightWorkflows: number; totalEvents?: number; totalWorkflows?: number };
@@ -216,14 +217,15 @@ export class Analyst {
     const [row] = await this.rows(lake, `SELECT ${tables.map((t) => `(SELECT count(*) FROM lake."${String(t.table_name)}")`).join(' + ')} AS n`);
     return Number(row.n);
   }
-  /** The lake's live files (data and delete files of the latest snapshot), their bytes, and the data files snapshots since `since` (ms) added. */
-  async files(lake: LakeSettings, since = Infinity): Promise<{ files: number; bytes: number; written: number }> {
+  /** The lake's live files (data and delete files of the latest snapshot), their bytes, the data files snapshots since `since` (ms) added, and the catalog's snapshots and data-file rows. */
+  async files(lake: LakeSettings, since = Infinity): Promise<NightFigures['lake']> {
     await this.rows(lake, 'SELECT 1');
     const { files, bytes } = await lakeFiles(this.conn, 'lake');
     const [w] = Number.isFinite(since)
-      ? await this.rows(lake, `SELECT count(*) AS n FROM __ducklake_metadata_lake.ducklake_data_file AS f JOIN __ducklake_metadata_lake.ducklake_snapshot AS s ON s.snapshot_id = f.begin_snapshot WHERE s.snapshot_time >= make_timestamp(${Math.floor(since * 1000)})`)
+      ? await this.rows(lake, `SELECT count(*) AS n FROM __ducklake_metadata_lake.ducklake_data_file AS f JOIN __ducklake_metadata_lake.ducklake_snapshot AS s ON s.snapshot_id = f.begin_snapshot WHERE CAST(s.snapshot_time AS TIMESTAMPTZ) >= to_timestamp(${since / 1000})`)
       : [{ n: 0 }];
-    return { files, bytes, written: Number(w.n) };
+    const [c] = await this.rows(lake, 'SELECT (SELECT count(*) FROM __ducklake_metadata_lake.ducklake_snapshot) AS snapshots, (SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file) AS catalog_files');
+    return { files, bytes, written: Number(w.n), snapshots: Number(c.snapshots), catalogFiles: Number(c.catalog_files) };
   }
 }
 

@@ -50,6 +50,8 @@ const { values } = parseArgs({
     /** Measured nights per scaling world (after its warm-up night): each phase's figure is their median. */
     'scaling-nights': { type: 'string', default: '3' },
     'lake-file-bound': { type: 'string' },
+    /** The lake's snapshot retention (lake.snapshotDays) in minutes of wall time: 100 nights take about an hour here, not 100 days. */
+    'snapshot-minutes': { type: 'string', default: '10' },
     'night-timeout': { type: 'string', default: '600' },
     /** warehouse.memoryLimit of every world's config (default: the product's, 64MB). */
     'memory-limit': { type: 'string' },
@@ -84,7 +86,9 @@ const DATA_DIR = resolve(values['data-dir']);
 const MEMORY_LIMIT = values['memory-limit'];
 /** The config changes every world of the bench gets. */
 const SWEEP = values['sweep-concurrency'] === undefined ? undefined : int('sweep-concurrency', values['sweep-concurrency'], 1);
+const SNAPSHOT_MINUTES = int('snapshot-minutes', values['snapshot-minutes'], 1);
 const tune = (config: PipelineConfig) => {
+  config.lake = { ...config.lake, snapshotDays: SNAPSHOT_MINUTES / 1440 };
   if (MEMORY_LIMIT) config.warehouse = { ...config.warehouse, memoryLimit: MEMORY_LIMIT };
   if (SWEEP !== undefined) config.sweepConcurrency = SWEEP;
 };
@@ -112,7 +116,7 @@ function nightLine(n: NightFigures, before?: NightFigures): string {
     `export ${fmt(p.export.cpuS, 1)}/${fmt(p.export.wallS, 1)} s`,
     `checks ${fmt(p.checks.cpuS, 1)}/${fmt(p.checks.wallS, 1)} s`,
     `CU ${fmt(n.records.cu)} (${fmt(n.records.requests)} req; sim ${fmt(p.sync.cu + p.checks.cu)})`,
-    `files +${fmt(n.lake.written)} -> ${fmt(n.lake.files)} (${fmt(mb(n.lake.bytes), 1)} MB)`,
+    `files +${fmt(n.lake.written)} -> ${fmt(n.lake.files)} (${fmt(mb(n.lake.bytes), 1)} MB; catalog ${fmt(n.lake.snapshots ?? 0)} snapshots, ${fmt(n.lake.catalogFiles ?? 0)} file rows)`,
     `warehouse ${fmt(mb(n.warehouseBytes), 1)} MB`,
     `temporal ${fmt(mb(n.temporal.bytes), 1)} MB, ${fmt(n.temporal.nightEvents)} events`,
     `RSS ${fmt(n.worker.rssMb)} MB`,

@@ -108,7 +108,7 @@ const lakeSchema = z
       })
       .optional(),
     /** Days of nights time travel reaches; older snapshots expire and their files are deleted (docs/nights.md, Lake maintenance). */
-    snapshotDays: z.number().int().min(1).default(30),
+    snapshotDays: z.number().positive().default(30),
   })
   .prefault({});
 

@@ -52,6 +52,8 @@ export interface ExportResult {
   snapshot?: number;
   /** The upkeep before the night failed (the night was exported; the next export runs it again). */
   upkeepError?: string;
+  /** The upkeep merged small files (maintenance.ts). */
+  merged?: boolean;
   /** Attempts the night took (more than one when another writer's commit met it). */
   attempts?: number;
 }
@@ -158,7 +160,7 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
             for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
           });
           await options.hook?.('cleared');
-          return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : {}) };
+          return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
           if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);

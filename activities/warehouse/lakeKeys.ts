@@ -108,50 +108,24 @@ function dayRange(day: string): [number, number] {
   return [lo, lo + DAY_SECONDS];
 }
 
-function monthRange(month: string): [number, number] {
-  const lo = /^\d{4}-\d{2}$/.test(month) ? Date.parse(`${month}-01T00:00:00Z`) / 1000 : NaN;
-  if (!Number.isFinite(lo)) throw new Error(`not a partition month: ${JSON.stringify(month)}`);
-  const next = new Date(lo * 1000);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  return [lo, next.getTime() / 1000];
-}
-
-/** The epoch-second range of a partition's day (or, span 'month', of a file's month); undefined for an undated table or the NULL day. */
-export function spanRange(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day'): [number, number] | undefined {
-  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : null;
-  if (day === null || day === undefined) return undefined;
-  return span === 'day' ? dayRange(day) : monthRange(day);
-}
-
 /**
- * The rows of one partition (span 'month': the date value is 'YYYY-MM' and the range its month, the
- * rows of one compacted lake file): equality on the partition columns, and for the day a range over the
+ * The rows of one partition: equality on the partition columns, and for the day a range over the
  * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
  * read costs its rows, not the table's.
  */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day', paramsBefore = 0): { where: string; params: DuckDBValue[] } {
+export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
   const clauses: string[] = [];
   const params: DuckDBValue[] = [];
-  // Parameters are numbered after `paramsBefore` others (several filters in one statement).
-  const $ = () => `$${paramsBefore + params.length}`;
   def.export.partitionBy.forEach((c, i) => {
-    const v = values[i];
-    if (v === null) clauses.push(`${ident(c)} IS NULL`);
-    else {
-      params.push(v);
-      clauses.push(`${ident(c)} = ${$()}`);
-    }
+    if (values[i] === null) return clauses.push(`${ident(c)} IS NULL`);
+    params.push(values[i]);
+    clauses.push(`${ident(c)} = $${params.length}`);
   });
-  if (def.export.dateFrom) {
-    const range = spanRange(def, values, span);
-    if (range === undefined) clauses.push(`${dateSql(def)} IS NULL`);
-    else {
-      const [lo, hi] = range;
-      params.push(BigInt(lo));
-      const from = $();
-      params.push(BigInt(hi));
-      clauses.push(dateRangeSql(def, from, $()));
-    }
+  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : undefined;
+  if (day === null) clauses.push(`${dateSql(def)} IS NULL`);
+  else if (day !== undefined) {
+    params.push(...dayRange(day).map(BigInt));
+    clauses.push(dateRangeSql(def, `$${params.length - 1}`, `$${params.length}`));
   }
   return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
 }

@@ -10,8 +10,8 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
-import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
-import { mergeStatements } from './mergeSql.ts';
+import { dayOnlyLakeKey, lakeKeysOfBatch, MARK_INSERT } from './lakeKeys.ts';
+import { tableMergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
@@ -420,21 +420,10 @@ export class Warehouse {
             // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-            // The merge marks the lake partitions of the staged rows no stored row equals (a page that
-            // lists old rows again as stored marks nothing); follow-up SQL reads those rows as {changed}.
-            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
-            const plan = mergeStatements(table, stage, options);
-            const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-            const followUp = (files: string[] | undefined) =>
-              (files ?? []).map((file) =>
-                expandLakeKeys(sqlFile(file))
-                  .replaceAll('{stage}', ident(stage))
-                  .replaceAll('{changed}', plan.changed ?? ident(stage)),
-              );
-            const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...plan.merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
+            const statements = tableMergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
             // An scd2 merge marks its batch.
             if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-            await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
+            await profiled(`merge:${table.merge}`, () => this.writer.run(statements.join(';\n')));
           }
         }
         if (table.merge === 'versions') {

@@ -30,6 +30,7 @@ const { values } = parseArgs({
   options: {
     scales: { type: 'string', default: '1,10,100' },
     'memory-limit': { type: 'string' },
+    threads: { type: 'string' },
     'night-steps': { type: 'string', default: '500' },
     keep: { type: 'boolean', default: false },
   },
@@ -173,7 +174,7 @@ try {
       const file = {
         ...config,
         temporal: { ...config.temporal, taskQueue: `bench-scale-${scale}x-${Date.now()}` },
-        ...(values['memory-limit'] ? { warehouse: { ...config.warehouse, memoryLimit: values['memory-limit'] } } : {}),
+        warehouse: { ...config.warehouse, ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}), ...(values.threads ? { threads: Number(values.threads) } : {}) },
       };
       const configFile = join(tmp.dir, 'config.json');
       writeFileSync(configFile, JSON.stringify(file));

@@ -57,7 +57,8 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     memoryLimit: config.warehouse.memoryLimit,
     checkpointThreshold: config.warehouse.checkpointThreshold,
     threads: config.warehouse.threads,
-    onMemoryRelief: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'DuckDB ran out of buffer memory in a commit: checkpointed and retrying it (raise warehouse.memoryLimit if this repeats)'),
+    onMemoryRelief: (cause, how) =>
+      logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, how ? `DuckDB ran out of buffer memory in a commit: committing the batch ${how} (raise warehouse.memoryLimit if this repeats)` : 'DuckDB ran out of buffer memory in a commit: checkpointed and retrying it (raise warehouse.memoryLimit if this repeats)'),
     onReopen: (cause) => logger.error({ err: cause }, 'DuckDB raised a fatal error: warehouse file opened again (the failed batch is retried from its checkpoint)'),
     onCheckpointError: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'warehouse checkpoint after a write failed (the write stands; DuckDB checkpoints at a later commit)'),
   });

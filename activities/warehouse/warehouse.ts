@@ -44,9 +44,24 @@ interface PendingCommit {
   checkpoint: CheckpointWrite;
   run: RunRecord | undefined;
   walk: SnapshotWalkRecord | undefined;
+  /** false: a piece of a batch committed in pieces (commitInPieces): rows only, its records go with the last piece. */
+  records?: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
+
+/**
+ * A batch that does not fit the warehouse's buffer limit even in pieces (commitInPieces): its
+ * partition stops with this one line, naming the setting to raise, instead of being retried forever.
+ * Non-retryable (kind warehouse-memory): the same rows fail the same way under the same limit.
+ */
+export class CommitMemoryError extends Error {
+  override name = 'CommitMemoryError';
+  readonly kind = 'warehouse-memory';
+}
+
+/** A piece of at most this many rows is not split again (commitInPieces). */
+const MIN_PIECE_ROWS = 64;
 
 export interface OpenOptions {
   faultHook?: FaultHook;
@@ -61,18 +76,27 @@ export interface OpenOptions {
   threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
-  /** Called when a commit ran out of buffer memory and is retried after a checkpoint. */
-  onMemoryRelief?: (cause: unknown) => void;
+  /** Called when a commit ran out of buffer memory and is retried after a checkpoint (`how`: 'in pieces' when a batch is then committed in pieces). */
+  onMemoryRelief?: (cause: unknown, how?: string) => void;
   /** Called when a checkpoint the warehouse runs itself after a write failed (not fatally; the write stands). */
   onCheckpointError?: (cause: unknown) => void;
 }
 
-/** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
-export const DEFAULT_MEMORY_LIMIT = '64MB';
+/**
+ * The default buffer limit (config `warehouse.memoryLimit`). A commit's memory has a fixed part that
+ * does not follow its rows: every column a statement reads or writes pins a 256 KiB block per thread
+ * (a P-chain batch writes five tables of up to 45 columns, stage and table), so a pn_transactions
+ * batch of 85 rows did not fit 16 MB even committed table by table. At 64 MB the demo's world ran
+ * commits out of memory 19 times a backfill (each a rollback, a checkpoint and a retry); at 128 MB
+ * none, at 1x and 10x the demo's history (`npm run bench:scale`), for about 100 MB more worker RSS
+ * and a third less CPU per row. What grows with the history (a join built over a stored table) is
+ * kept out of the commit by test/warehouse/commitPlans.test.ts.
+ */
+export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 /**
  * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
- * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (which the 64MB default
+ * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (a 64MB limit
  * gets). A checkpoint rewrites each table's open row group, so fewer checkpoints cost less CPU
  * (bench:write-path's P-chain list, 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and
  * spent 1.3-1.6 s in COMMIT, 64MB none and 0.5-0.6 s, the final checkpoint at close costing about
@@ -160,7 +184,11 @@ export class Warehouse {
     await refuseNewerWarehouse(path);
     const { instance, writer, reader } = await openFile(path, options);
     try {
+      // Creating or migrating the schema is maintenance: it runs with room, whatever the sync limit.
+      const limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+      if (duckdbSizeBytes(limit) < duckdbSizeBytes(MAINTENANCE_MEMORY_LIMIT)) await writer.run(`SET memory_limit = '${MAINTENANCE_MEMORY_LIMIT}'`);
       if ((await applySchema(writer, path)).length) await writer.run(sqlFile('ops/forgetLakeLayouts.sql'));
+      await writer.run(`SET memory_limit = '${limit}'`);
     } catch (error) {
       for (const c of [writer, reader]) c.closeSync();
       instance.closeSync();
@@ -382,16 +410,66 @@ export class Warehouse {
         return group.forEach((member) => member.reject(failed));
       }
       // After COMMIT the rows are in: committing again would count run totals twice.
-      if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
+      if (committed) return group.forEach((member) => member.reject(error));
+      if (group.length === 1) {
+        if (!isOutOfMemory(error)) return group[0].reject(error);
+        return this.commitInPieces(group[0], error).then(group[0].resolve, group[0].reject);
+      }
       for (const member of group) {
         try {
-          await this.commitGroup([member], () => undefined);
+          await this.commitGroup([member], () => undefined).catch((own: unknown) => {
+            if (!isOutOfMemory(own)) throw own;
+            return this.commitInPieces(member, own);
+          });
           member.resolve();
         } catch (own) {
           member.reject(own);
         }
       }
     }
+  }
+
+  /**
+   * A batch that ran out of buffer memory on its own, after a checkpoint freed what it could, commits
+   * in pieces from the rows it holds (never fetching its pages again): each table in its own
+   * transaction, a table's rows halved again while a piece still runs out, and the checkpoint, the
+   * run's records and the versioned tables (whose walk closes need the walk's whole stage) with the
+   * last piece. A crash between pieces leaves rows merged ahead of their checkpoint: the retry from
+   * that checkpoint merges the same rows again, which upserts and versions leave as they are. A piece
+   * that cannot be split further and still runs out stops the partition (CommitMemoryError).
+   */
+  private async commitInPieces(member: PendingCommit, cause: unknown): Promise<void> {
+    const rows = member.tables.reduce((n, t) => n + t.rows, 0);
+    this.options.onMemoryRelief?.(cause, 'in pieces');
+    const piece = async (tables: TableBatch[], records: boolean): Promise<void> => {
+      const part: PendingCommit = { ...member, tables, records };
+      try {
+        await this.commitGroup([part], () => undefined);
+      } catch (error) {
+        if (!isOutOfMemory(error)) throw error;
+        await this.relieveMemory(error);
+        const [batch] = tables;
+        if (tables.length === 1 && batch.rows >= 2 * MIN_PIECE_ROWS && batch.table.merge !== 'versions') {
+          const half = Math.ceil(batch.rows / 2);
+          const slice = (from: number, to: number): TableBatch => ({ table: batch.table, columns: batch.columns.map((c) => c.slice(from, to)), rows: to - from });
+          await piece([slice(0, half)], false);
+          return piece([slice(half, batch.rows)], records);
+        }
+        try {
+          return await this.commitGroup([part], () => undefined);
+        } catch (again) {
+          if (!isOutOfMemory(again)) throw again;
+          const first = (again instanceof Error ? again.message : String(again)).split('\n')[0];
+          throw new CommitMemoryError(
+            `${member.checkpoint.partitionId}: a batch of ${rows} rows does not fit the warehouse's buffer limit (warehouse.memoryLimit ${this.memoryLimit}) even committed table by table (${tables.map((t) => `${t.table.name}: ${t.rows} rows`).join(', ')}): raise warehouse.memoryLimit; the partition stops at its checkpoint (${first})`,
+            { cause: again },
+          );
+        }
+      }
+    };
+    const versioned = member.tables.filter((t) => t.table.merge === 'versions');
+    for (const batch of member.tables.filter((t) => t.table.merge !== 'versions' && t.rows > 0)) await piece([batch], false);
+    await piece(versioned, true);
   }
 
   private async commitGroup(group: PendingCommit[], onCommitted: () => void): Promise<void> {
@@ -449,7 +527,8 @@ export class Warehouse {
       if (seen.size) await this.writer.run(sqlFile('ops/recordWalkKeys.sql'), seen.params());
       const finished = group.filter((m) => m.walk && m.tables.some((b) => b.table.merge === 'versions')).map((m) => m.checkpoint);
       if (finished.length) await this.writer.run(sqlFile('ops/forgetWalkKeys.sql'), [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
-      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
+      const recorded = group.filter((m) => m.records !== false);
+      for (const { walk } of recorded) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),
@@ -458,7 +537,7 @@ export class Warehouse {
       }
       await this.fault('before-checkpoint');
       // Checkpoints, run records, finished walks and field records: one statement each for the whole group (commitRecords.ts).
-      for (const members of distinctPartitionRuns(group)) {
+      for (const members of distinctPartitionRuns(recorded)) {
         await profiled('checkpoint', () => this.runBound(checkpointsStatement(members, updatedAt)));
         const runs = members.flatMap(({ checkpoint: c, run }) => (run ? [{ run, partitionId: c.partitionId, stream: c.stream }] : []));
         if (runs.length) await profiled('runRecord', () => this.runBound(runRecordsStatement(runs)));
@@ -467,7 +546,7 @@ export class Warehouse {
         const fields = fieldsStatement(members);
         if (fields) await profiled('fields', () => this.runBound(fields));
       }
-      for (const { checkpoint, run } of group) {
+      for (const { checkpoint, run } of recorded) {
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
@@ -478,11 +557,12 @@ export class Warehouse {
       throw error;
     }
     const cache = await checkpoints;
+    const recorded = group.filter((m) => m.records !== false);
     if (this.fields) {
       const fields = await this.fields;
-      for (const { checkpoint, run } of group) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
+      for (const { checkpoint, run } of recorded) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
     }
-    for (const { checkpoint: c } of group) {
+    for (const { checkpoint: c } of recorded) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
     profileCommit(group.length);

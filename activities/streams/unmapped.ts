@@ -227,6 +227,11 @@ export function finish(n: FieldNode): FieldNode {
   return n;
 }
 
+/** A value as the list of a child table: an array, or the stand-in of one while the stream's readers are probed; anything else none. */
+export function asList<I>(value: unknown): readonly I[] | undefined {
+  return Array.isArray(value) || nodeOf(value)?.element !== undefined ? (value as readonly I[]) : undefined;
+}
+
 // ---- the write path ---------------------------------------------------------------------------
 
 /** What the scan of one page found: each item's (and child entry's) unmapped fields as JSON text, and drift. */

@@ -28,6 +28,8 @@ export interface FieldNode {
   childRows?: boolean;
   /** Known values of an enum-typed field (values outside are drift, stored as sent). */
   known?: ReadonlySet<string>;
+  /** An enum-typed field sits below it (set by finish): a value kept whole, or not read, is still checked for new enum values. */
+  enumsBelow?: boolean;
 }
 
 const node = (path: string, declared: boolean): FieldNode => ({ path, declared, open: false, fields: new Map(), read: 0 });
@@ -215,16 +217,20 @@ export function childEntry(list: unknown): unknown {
 /** After probing: a node touched with no part read is read whole; a node with read parts is partial. */
 export function finish(n: FieldNode): FieldNode {
   let parts = false;
-  for (const f of n.fields.values()) {
+  let enums = false;
+  for (const f of [...n.fields.values(), ...(n.element ? [n.element] : [])]) {
     finish(f);
     if (f.read > 0) parts = true;
+    if (f.known !== undefined || f.enumsBelow === true) enums = true;
   }
-  if (n.element) {
-    finish(n.element);
-    if (n.element.read > 0) parts = true;
-  }
+  if (enums) n.enumsBelow = true;
   if (n.read !== 2 && touched.has(n)) n.read = parts ? 1 : 2;
   return n;
+}
+
+/** A value as the list of a child table: an array, or the stand-in of one while the stream's readers are probed; anything else none. */
+export function asList<I>(value: unknown): readonly I[] | undefined {
+  return Array.isArray(value) || nodeOf(value)?.element !== undefined ? (value as readonly I[]) : undefined;
 }
 
 // ---- the write path ---------------------------------------------------------------------------
@@ -258,9 +264,11 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan):
       continue;
     }
     if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
-    if (f.read === 2 || v === null) continue;
-    if (f.read === 0) {
-      (extra ??= {})[key] = v;
+    if (v === null) continue;
+    if (f.read !== 1) {
+      // Kept whole, in a column (2) or in _extra (0): nothing below is unmapped, but its enum fields are still checked.
+      if (f.read === 0) (extra ??= {})[key] = v;
+      if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
       continue;
     }
     if (typeof v !== 'object') continue;
@@ -268,6 +276,23 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan):
     if (sub !== undefined) (extra ??= {})[key] = sub;
   }
   return extra;
+}
+
+/** New enum values anywhere in a value kept whole (its unknown keys are kept with it, and not reported). */
+function checkEnums(value: object, n: FieldNode, scan: PageScan): void {
+  if (Array.isArray(value)) {
+    const element = n.element;
+    if (element !== undefined) for (const entry of value as unknown[]) if (entry !== null && typeof entry === 'object') checkEnums(entry, element, scan);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    const f = n.fields.get(key);
+    const v = obj[key];
+    if (f === undefined || v === null || v === undefined) continue;
+    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+    if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
+  }
 }
 
 /** Entries of a list: child rows keep their own unmapped fields; others come back positionally (null: nothing unmapped). */

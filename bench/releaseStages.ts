@@ -12,12 +12,13 @@
  *   npm run bench:release-stages -- --rounds 3 --previous <dir> --scale 0.2
  *   npm run bench:release-stages -- --memory-limit 256MB   both builds at that buffer limit
  *   npm run bench:release-stages -- --detail               and the costliest statements and functions
+ *   npm run bench:release-stages -- --tree <dir>           another checkout (node_modules installed) in place of the working tree
  *
  * JavaScript stages are the main thread's CPU shared out by a V8 CPU profile's samples; SQL stages are
  * the process's CPU over each statement (DuckDB's threads). The machine is shared: compare the two
  * builds of one run.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,7 @@ import { fmt, startBenchSimulator, tempDir, UNLIMITED } from './benchWorld.ts';
 import { bareWalk, PEER_SEED, peerLists, peerSize } from './peers/world.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, scale: { type: 'string', default: '1' }, previous: { type: 'string' }, 'memory-limit': { type: 'string' }, detail: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, scale: { type: 'string', default: '1' }, previous: { type: 'string' }, 'memory-limit': { type: 'string' }, detail: { type: 'boolean', default: false }, tree: { type: 'string' } } });
 const rounds = Number(values.rounds);
 const scale = Number(values.scale);
 
@@ -83,10 +84,9 @@ try {
   log(`warm-up walk: ${fmt(warm.pages)} pages in ${fmt(warm.seconds, 1)} s`);
   const simFile = join(work.dir, 'sim.json');
   writeFileSync(simFile, JSON.stringify({ baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, world: sim.world }));
-  const builds = [
-    { label: release.version, root: release.dir },
-    { label: 'working tree', root: ROOT },
-  ];
+  // --tree <dir>: another checkout (with its node_modules) in place of the working tree, e.g. a commit to compare.
+  const other = values.tree ? { label: `tree ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: values.tree, encoding: 'utf8' }).trim()}`, root: values.tree } : { label: 'working tree', root: ROOT };
+  const builds = [{ label: release.version, root: release.dir }, other];
   const results = new Map<string, ListProfile[][]>();
   for (let round = 1; round <= rounds; round++) {
     for (const b of builds) {
@@ -103,7 +103,7 @@ try {
   const first = results.get(builds[1].label)![0][0];
   const jsStages = Object.keys(first.js);
   const sqlStages = Object.keys(first.sql);
-  const header = ['CPU ms per page', ...lists.flatMap((l) => [`${l} ${builds[0].label}`, 'tree'])];
+  const header = ['CPU ms per page', ...lists.flatMap((l) => [`${l} ${builds[0].label}`, builds[1].label])];
   const rows: string[][] = [];
   const row = (name: string, pick: (l: ListProfile) => number, digits = 2) => rows.push([name, ...lists.flatMap((l) => builds.map((b) => fmt(perPage(b.label, l, pick), digits)))]);
   for (const s of jsStages) row(s, (l) => l.js[s] ?? 0);
@@ -120,11 +120,11 @@ try {
   plain('commits out of memory (retried after a checkpoint)', (l) => l.outOfMemory, 0);
   plain('batches failed (retried)', (l) => l.failedBatches, 0);
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
-  console.log(`\nbench:release-stages: ${release.version} (${release.commit.slice(0, 7)}) and the working tree, peer world, ${values['memory-limit'] ? `warehouse.memoryLimit ${values['memory-limit']}` : 'default configuration'}, ${rounds} round(s) alternating, medians\n`);
+  console.log(`\nbench:release-stages: ${release.version} (${release.commit.slice(0, 7)}) and ${builds[1].label}, peer world, ${values['memory-limit'] ? `warehouse.memoryLimit ${values['memory-limit']}` : 'default configuration'}, ${rounds} round(s) alternating, medians\n`);
   console.log(`| ${header.map((h, i) => h.padEnd(widths[i])).join(' | ')} |`);
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(`| ${r.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`);
-  console.log('\nworking tree / previous, process CPU per page: ' + lists.map((l) => `${l} ${fmt(perPage(builds[1].label, l, (x) => x.processMs) / perPage(builds[0].label, l, (x) => x.processMs), 2)}`).join(', '));
+  console.log(`\n${builds[1].label} / ${builds[0].label}, process CPU per page: ` + lists.map((l) => `${l} ${fmt(perPage(builds[1].label, l, (x) => x.processMs) / perPage(builds[0].label, l, (x) => x.processMs), 2)}`).join(', '));
   if (values.detail) {
     for (const b of builds) {
       for (const l of results.get(b.label)!.at(-1)!) {

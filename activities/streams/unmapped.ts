@@ -3,6 +3,7 @@ import { knownValuesOf } from '../api/schemas/fields.ts';
 import type { DriftSeen } from '../warehouse/driftRecord.ts';
 import { sampleOf } from '../warehouse/driftRecord.ts';
 import type { PageContext, TableSpec } from './columns.ts';
+import { keysOf, shapeOf, type Shape } from './shapes.ts';
 
 /**
  * Which parts of a stream's items its tables keep, derived once per stream from two declarations:
@@ -11,7 +12,9 @@ import type { PageContext, TableSpec } from './columns.ts';
  * once on a recording proxy when the stream is declared). On the write path each item is scanned
  * against that tree: a key no column reads — unknown to the schema, or known but unread — goes into
  * the item's unmapped fields (the `_extra` column), and what the schema did not know is reported as
- * drift. The scan is a key walk per item, no allocation unless something is unmapped.
+ * drift. The scan matches each object to its shape (shapes.ts: the keys it lists, in order) and looks
+ * only at the keys that can matter for that shape, decided once per shape; no allocation unless
+ * something is unmapped.
  */
 export interface FieldNode {
   /** Dotted path of this node inside an item (`from`, `erc20Transfers[]`); '' for the item. */
@@ -251,10 +254,25 @@ function observe(scan: PageScan, kind: DriftSeen['kind'], path: string, value: u
   else scan.drift.set(key, { kind, path, count: 1, sample: sampleOf(value) });
 }
 
-/** Scans one object against its node; returns its unmapped fields (undefined: none). */
-function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan): Record<string, unknown> | undefined {
+/**
+ * Whether the scan below can do anything for a key whose node is `f` (undefined: unknown to the
+ * schema), whatever its value. Objects of a known shape are scanned on those keys only (shapes.ts):
+ * keep this in step with the scan.
+ */
+function matters(f: FieldNode | undefined): boolean {
+  return f === undefined || f.known !== undefined || f.read !== 2;
+}
+
+/** The keys of a shape that can matter, decided at its first object. */
+const keysToScan = (shape: Shape<readonly string[]>, n: FieldNode): readonly string[] => (shape.plan ??= keysOf(shape).filter((key) => matters(n.fields.get(key))));
+
+/** Scans one object against its node; returns its unmapped fields (undefined: none). `shape`: the object's, when the caller found it. */
+function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan, shape: Shape<readonly string[]> | undefined = n.open ? undefined : shapeOf(obj, n)): Record<string, unknown> | undefined {
   let extra: Record<string, unknown> | undefined;
-  for (const key in obj) {
+  // A node that keeps no more shapes (or an open one) looks at every key.
+  const keys = shape === undefined ? Object.keys(obj) : keysToScan(shape, n);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const v = obj[key];
     if (v === undefined) continue;
     const f = n.fields.get(key);
@@ -318,13 +336,18 @@ function scanArray(list: unknown[], f: FieldNode, scan: PageScan): unknown[] | u
 export function scanItems(items: readonly unknown[], tree: FieldNode): PageScan {
   const scan: PageScan = { unmapped: new Map(), drift: new Map(), keys: new Map(), items: 0 };
   const keys = scan.keys;
+  // Top-level keys are counted per shape: the items of one shape send the same keys.
+  const shapes = new Map<Shape<readonly string[]>, number>();
   for (const item of items) {
     if (item === null || typeof item !== 'object') continue;
     scan.items += 1;
-    for (const key in item) keys.set(key, (keys.get(key) ?? 0) + 1);
-    const extra = scanObject(item as Record<string, unknown>, tree, scan);
+    const shape = tree.open ? undefined : shapeOf<readonly string[]>(item, tree);
+    if (shape !== undefined) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    else for (const key in item) keys.set(key, (keys.get(key) ?? 0) + 1);
+    const extra = scanObject(item as Record<string, unknown>, tree, scan, shape);
     if (extra !== undefined) scan.unmapped.set(item, JSON.stringify(extra));
   }
+  for (const [shape, count] of shapes) for (const key of keysOf(shape)) keys.set(key, (keys.get(key) ?? 0) + count);
   return scan;
 }
 

@@ -82,10 +82,10 @@ function referenceScan(items: readonly unknown[], tree: FieldNode): PageScan {
 function tree(): FieldNode {
   const schema = z.object({
     id: z.string(),
-    kind: enumOf(['a', 'b']),
-    amount: z.object({ value: z.string(), unit: z.string(), kind: enumOf(['x', 'y']) }),
+    kind: enumOf('ercType'),
+    amount: z.object({ value: z.string(), unit: z.string(), kind: enumOf('callType') }),
     tags: z.array(z.string()),
-    children: z.array(z.object({ n: z.number(), label: z.string(), kind: enumOf(['c', 'd']).nullable() })),
+    children: z.array(z.object({ n: z.number(), label: z.string(), kind: enumOf('rewardType').nullable() })),
     parts: z.array(z.object({ p: z.number(), q: z.string() })),
     note: z.string().optional(),
     meta: z.record(z.string(), z.unknown()).optional(),
@@ -124,11 +124,11 @@ function plain(scan: PageScan, items: readonly Record<string, unknown>[]) {
 
 const base = (i: number): Record<string, unknown> => ({
   id: `t${i}`,
-  kind: i % 7 === 0 ? 'z' : 'a',
-  amount: { value: String(i), unit: 'nAVAX', kind: 'x' },
+  kind: i % 7 === 0 ? 'z' : 'ERC-20',
+  amount: { value: String(i), unit: 'nAVAX', kind: 'NATIVE_TRANSFER' },
   tags: ['a', 'b'],
   children: [
-    { n: i, label: `c${i}`, kind: 'c' },
+    { n: i, label: `c${i}`, kind: 'VALIDATOR' },
     { n: i + 1, label: null, kind: null },
   ],
   parts: [{ p: 1, q: 'q' }],

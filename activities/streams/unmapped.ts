@@ -260,7 +260,7 @@ function observe(scan: PageScan, kind: DriftSeen['kind'], path: string, value: u
  * keep this in step with the scan.
  */
 function matters(f: FieldNode | undefined): boolean {
-  return f === undefined || f.known !== undefined || f.read !== 2;
+  return f === undefined || f.known !== undefined || f.read !== 2 || f.enumsBelow === true;
 }
 
 /** The keys of a shape that can matter, decided at its first object. */

@@ -251,6 +251,11 @@ function observe(scan: PageScan, kind: DriftSeen['kind'], path: string, value: u
   else scan.drift.set(key, { kind, path, count: 1, sample: sampleOf(value) });
 }
 
+/** A value of an enum field outside its known values is drift (it is stored as sent). */
+function newEnumValue(f: FieldNode, v: unknown, scan: PageScan): void {
+  if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+}
+
 /** Scans one object against its node; returns its unmapped fields (undefined: none). */
 function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan): Record<string, unknown> | undefined {
   let extra: Record<string, unknown> | undefined;
@@ -263,7 +268,7 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan):
       (extra ??= {})[key] = v;
       continue;
     }
-    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+    newEnumValue(f, v, scan);
     if (v === null) continue;
     if (f.read !== 1) {
       // Kept whole, in a column (2) or in _extra (0): nothing below is unmapped, but its enum fields are still checked.
@@ -290,7 +295,7 @@ function checkEnums(value: object, n: FieldNode, scan: PageScan): void {
     const f = n.fields.get(key);
     const v = obj[key];
     if (f === undefined || v === null || v === undefined) continue;
-    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+    newEnumValue(f, v, scan);
     if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
   }
 }

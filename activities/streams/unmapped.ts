@@ -254,6 +254,11 @@ function observe(scan: PageScan, kind: DriftSeen['kind'], path: string, value: u
   else scan.drift.set(key, { kind, path, count: 1, sample: sampleOf(value) });
 }
 
+/** A value of an enum field outside its known values is drift (it is stored as sent). */
+function newEnumValue(f: FieldNode, v: unknown, scan: PageScan): void {
+  if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+}
+
 /**
  * Whether the scan below can do anything for a key whose node is `f` (undefined: unknown to the
  * schema), whatever its value. Objects of a known shape are scanned on those keys only (shapes.ts):
@@ -281,7 +286,7 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan, 
       (extra ??= {})[key] = v;
       continue;
     }
-    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+    newEnumValue(f, v, scan);
     if (v === null) continue;
     if (f.read !== 1) {
       // Kept whole, in a column (2) or in _extra (0): nothing below is unmapped, but its enum fields are still checked.
@@ -308,7 +313,7 @@ function checkEnums(value: object, n: FieldNode, scan: PageScan): void {
     const f = n.fields.get(key);
     const v = obj[key];
     if (f === undefined || v === null || v === undefined) continue;
-    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+    newEnumValue(f, v, scan);
     if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
   }
 }

@@ -96,7 +96,7 @@ async function idleNight(into: string): Promise<void> {
 }
 /** The night of exportTables.ts on a history of `days` days: backfill, a warm-up night, one day of growth synced without export. */
 async function growthNight(days: number, into: string): Promise<void> {
-  const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `world${days}`), simulator: { seed: 7, size: nightsSize(days, 24) }, tune: (c) => void (c.warehouse = { ...c.warehouse, memoryLimit: '128MB' }), log });
+  const svc = await NightService.start({ label: `${days}d`, dir: join(tmp.dir, `world${days}`), simulator: { seed: 7, size: nightsSize(days, 24) }, log });
   try {
     await svc.syncedUnexportedNight();
     cpSync(svc.dataDir, into, { recursive: true });

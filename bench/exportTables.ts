@@ -6,7 +6,7 @@
  * process, DuckDB's threads included, and wall) with the files it wrote. Prints one line per table and
  * history, and the ratio of the longest history to the shortest.
  *
- *   npm run -s build && npx tsx bench/exportTables.ts [days=1,30] [--memory-limit 128MB]
+ *   npm run -s build && npx tsx bench/exportTables.ts [days=1,30] [--memory-limit 256MB: a setting under measure; the config's default otherwise]
  *
  * Runs on the checkout it is started from (the export is this process's code; the worker and CLI are
  * the compiled ones of the same checkout).
@@ -22,11 +22,11 @@ import type { PipelineConfig } from '../worker/config.ts';
 import { fmt, tempDir } from './benchWorld.ts';
 import { NightService, nightsSize } from './nightsService.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'memory-limit': { type: 'string', default: '128MB' }, 'steps-per-day': { type: 'string', default: '24' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'memory-limit': { type: 'string' }, 'steps-per-day': { type: 'string', default: '24' } } });
 const DAYS = (positionals[0] ?? '1,30').split(',').map(Number);
 const STEPS_PER_DAY = Number(values['steps-per-day']);
 const tune = (config: PipelineConfig) => {
-  config.warehouse = { ...config.warehouse, memoryLimit: values['memory-limit'] };
+  if (values['memory-limit']) config.warehouse = { ...config.warehouse, memoryLimit: values['memory-limit'] };
 };
 
 

@@ -12,6 +12,9 @@
  *   npm run bench:scale -- --scales 1,10        only these
  *   npm run bench:scale -- --memory-limit 256MB a setting under measure (default: the config's own)
  *   npm run bench:scale -- --keep               keep the data directories (printed)
+ *   npm run bench:scale -- --trace              scrape the worker's /metrics every 2 s and print, per run, what
+ *                                               its memory held at the highest RSS sampled (Node heap, external,
+ *                                               DuckDB's buffer by tag and its limit then)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,7 @@ import { openWarehouse } from '../activities/warehouse/warehouse.ts';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { WORLD_SIZES } from '../tools/simulator/index.ts';
 import { DevServer } from '../worker/devServer.ts';
+import { freePort } from '../worker/freePort.ts';
 import { warehousePath } from '../worker/paths.ts';
 import { countRows, fmt, readStatusKb, startBenchSimulator, tempDir, UNLIMITED, USER_HZ } from './benchWorld.ts';
 
@@ -33,6 +37,8 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     'night-steps': { type: 'string', default: '500' },
     keep: { type: 'boolean', default: false },
+    /** Where the worker's memory went: /metrics every 2 s, the breakdown at the RSS peak printed per run. */
+    trace: { type: 'boolean', default: false },
   },
 });
 const SCALES = values.scales.split(',').map(Number);
@@ -45,6 +51,8 @@ export interface RunFigures {
   wallS: number;
   cpuS: number;
   peakRssMb: number;
+  /** With --trace: what the worker held at the highest RSS sampled. */
+  peakBreakdown?: string;
   warehouseBytes: number;
   oomRetries: number;
   failedBatches: number;
@@ -110,7 +118,46 @@ function runCli(configFile: string, env: NodeJS.ProcessEnv, mode: 'backfill' | '
   });
 }
 
-async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: string, env: NodeJS.ProcessEnv, stats: () => Promise<{ requests: number }>): Promise<RunFigures> {
+/** Parses Prometheus text into `name{labels}` -> value (enough for the gauges below). */
+function parseMetrics(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+(?:\{[^}]*\})?) ([-0-9.e+]+)$/i.exec(line);
+    if (m) out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+/** --trace: scrapes the worker's /metrics every 2 s and keeps the scrape taken at the highest RSS. */
+function traceMemory(pid: number, port: number): { stop(): string | undefined } {
+  let peak: { rssKb: number; metrics: Map<string, number> } | undefined;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void fetch(`http://127.0.0.1:${port}/metrics`)
+      .then(async (r) => {
+        const metrics = parseMetrics(await r.text());
+        const rssKb = readStatusKb(pid, 'VmRSS');
+        if (!peak || rssKb > peak.rssKb) peak = { rssKb, metrics };
+      })
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, 2_000);
+  return {
+    stop() {
+      clearInterval(timer);
+      if (!peak) return undefined;
+      const mb = (bytes: number | undefined) => fmt((bytes ?? 0) / 1024 / 1024);
+      const duck = [...peak.metrics].filter(([k]) => k.startsWith('glacier_duckdb_memory_bytes{')).sort((a, b) => b[1] - a[1]);
+      const duckTotal = duck.reduce((n, [, v]) => n + v, 0);
+      const top = duck.slice(0, 3).map(([k, v]) => `${/tag="([^"]*)"/.exec(k)?.[1]} ${mb(v)}`).join(', ');
+      return `RSS ${fmt(peak.rssKb / 1024)} MB: Node heap ${mb(peak.metrics.get('nodejs_heap_size_total_bytes'))}, external ${mb(peak.metrics.get('nodejs_external_memory_bytes'))}, DuckDB buffer ${mb(duckTotal)} of limit ${mb(peak.metrics.get('glacier_duckdb_memory_limit_bytes'))} (${top}), WAL ${mb(peak.metrics.get('glacier_duckdb_wal_bytes'))}`;
+    },
+  };
+}
+
+async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: string, env: NodeJS.ProcessEnv, stats: () => Promise<{ requests: number }>, metricsPort?: number): Promise<RunFigures> {
   const worker = await startWorker(configFile, env);
   let peakKb = 0;
   let cpu = 0;
@@ -119,6 +166,7 @@ async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: s
     cpu = Math.max(cpu, cpuSeconds(worker.pid));
   };
   const sampler = setInterval(sample, 500);
+  const trace = metricsPort === undefined ? undefined : traceMemory(worker.pid, metricsPort);
   const cpuBefore = cpuSeconds(worker.pid);
   const requestsBefore = (await stats()).requests;
   const started = performance.now();
@@ -130,6 +178,7 @@ async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: s
     clearInterval(sampler);
     await worker.stop();
   }
+  const peakBreakdown = trace?.stop();
   const wallS = (performance.now() - started) / 1000;
   const requests = (await stats()).requests - requestsBefore;
   const warehouse = await openWarehouse(warehousePath(dataDir));
@@ -144,6 +193,7 @@ async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: s
       wallS,
       cpuS: cpu - cpuBefore,
       peakRssMb: peakKb / 1024,
+      peakBreakdown,
       warehouseBytes: statSync(warehousePath(dataDir)).size,
       oomRetries: worker.counts.oom,
       failedBatches: worker.counts.failed,
@@ -176,12 +226,14 @@ try {
         temporal: { ...config.temporal, taskQueue: `bench-scale-${scale}x-${Date.now()}` },
         warehouse: { ...config.warehouse, ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}), ...(values.threads ? { threads: Number(values.threads) } : {}) },
       };
+      const metricsPort = values.trace ? await freePort() : undefined;
+      if (metricsPort !== undefined) file.worker = { ...file.worker, metricsPort };
       const configFile = join(tmp.dir, 'config.json');
       writeFileSync(configFile, JSON.stringify(file));
       const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: server.address, GLACIER_API_KEY: 'bench-key' };
       delete env.GLACIER_DATA_DIR;
       const stats = () => sim.stats();
-      const backfill = await measure('backfill', configFile, tmp.dir, env, stats);
+      const backfill = await measure('backfill', configFile, tmp.dir, env, stats, metricsPort);
       const total = async () => {
         const w = await openWarehouse(warehousePath(tmp.dir));
         try {
@@ -191,9 +243,11 @@ try {
         }
       };
       console.log(line(`${scale}x backfill`, backfill, await total()));
+      if (backfill.peakBreakdown) console.log(`  at peak: ${backfill.peakBreakdown}`);
       await fetch(`${sim.baseUrl}/admin/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps: NIGHT_STEPS }) });
-      const night = await measure('sync', configFile, tmp.dir, env, stats);
+      const night = await measure('sync', configFile, tmp.dir, env, stats, metricsPort);
       console.log(line(`${scale}x night`, night, await total()));
+      if (night.peakBreakdown) console.log(`  at peak: ${night.peakBreakdown}`);
       results.push({ scale, backfill, night });
     } finally {
       await sim.close();

@@ -68,6 +68,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       ? undefined
       : await startWorkerMetrics({ port: config.worker.metricsPort, cuPerDay: TIER_BUDGETS[apiKeyCount ? config.api.tier : 'none'].perDay, logger: logger.child({ component: 'metrics' }) });
   metrics?.watchClient(() => client.stats());
+  metrics?.watchWarehouse(() => warehouse.memoryUse());
   // With metrics on, the sync core sees observed wrappers of its client and warehouse (see activities/observe/).
   const observer = metrics?.observer;
   const syncCore = createSyncCore({

@@ -111,7 +111,8 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
 }
 
 /**
- * DuckDB's buffer limit while the warehouse checkpoints (and while an export runs, export.ts). A
+ * DuckDB's buffer limit while the warehouse creates or migrates its schema at open, and while an
+ * export runs (export.ts); its checkpoints now use checkpointMemoryLimit. History: a
  * checkpoint pins the tables' uncheckpointed tails and the blocks it writes; rows committed since the
  * last checkpoint hold a buffer block per column of every table they touched (about 100 MB of
  * buffer and temp file for a night of this catalog, whatever its row count), so under the 64MB sync
@@ -119,9 +120,24 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
  * used", measured on a bench:nights warehouse at its second night; 80MB was enough for that file). A
  * fatal error invalidates the instance, the reopened file replays the same WAL, and the next commit's
  * checkpoint failed again: the nights stalled. So the warehouse checkpoints itself, before DuckDB
- * would, under this larger limit, and puts the sync limit back afterwards.
+ * would, under a limit with room (checkpointMemoryLimit), and puts the sync limit back afterwards.
  */
 export const MAINTENANCE_MEMORY_LIMIT = '256MB';
+
+/**
+ * The buffer limit of the warehouse's own checkpoints: the sync limit, and never less than
+ * CHECKPOINT_MEMORY_FLOOR. A checkpoint's memory follows the tail it writes (bounded by the
+ * checkpoint threshold, which follows the sync limit) and the columns that tail touched, not the
+ * stored history; raising the limit to MAINTENANCE_MEMORY_LIMIT for each checkpoint let DuckDB fill
+ * 256 MB with cached blocks, the worker's peak RSS on a large backfill (`bench:scale --trace`: 239 MB
+ * of buffer at a 5x world's peak, 158 MB of it the uncheckpointed tail).
+ */
+export function checkpointMemoryLimit(memoryLimit: string): string {
+  return duckdbSizeBytes(memoryLimit) >= duckdbSizeBytes(CHECKPOINT_MEMORY_FLOOR) ? memoryLimit : CHECKPOINT_MEMORY_FLOOR;
+}
+
+/** The smallest checkpoint limit: a night's tail of this catalog checkpointed at 80MB where 64MB failed fatally. */
+const CHECKPOINT_MEMORY_FLOOR = '128MB';
 
 /** The warehouse checkpoints itself at this share of the threshold, before a commit crosses DuckDB's own. */
 const OWN_CHECKPOINT_SHARE = 0.75;
@@ -270,7 +286,7 @@ export class Warehouse {
     if (this.lost !== undefined) await this.reopen(this.lost);
   }
 
-  /** Checkpoints the warehouse ran itself under MAINTENANCE_MEMORY_LIMIT (tests, logs). */
+  /** Checkpoints the warehouse ran itself (checkpointMemoryLimit; tests, logs). */
   checkpointed = 0;
 
   /** Buffer limits raised above the sync limit and not yet released (raiseMemory). */
@@ -294,11 +310,31 @@ export class Warehouse {
     };
   }
 
+  /** The buffer limit in force: the sync limit, or the largest raise not yet released. */
+  private get limitInForce(): string {
+    return [this.memoryLimit, ...this.raised].reduce((a, b) => (duckdbSizeBytes(b) > duckdbSizeBytes(a) ? b : a));
+  }
+
   private async applyMemoryLimit(): Promise<void> {
-    const limit = [this.memoryLimit, ...this.raised].reduce((a, b) => (duckdbSizeBytes(b) > duckdbSizeBytes(a) ? b : a));
     const connection = await this.instance.connect();
     try {
-      await connection.run(`SET memory_limit = '${limit}'`);
+      await connection.run(`SET memory_limit = '${this.limitInForce}'`);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /**
+   * DuckDB's buffer use now, by tag (duckdb_memory(): BASE_TABLE for blocks read from the file,
+   * IN_MEMORY_TABLE for rows committed since the last checkpoint, hash tables, ...), the limit in
+   * force and the WAL's size: what the worker's /metrics reports. A fresh connection, so a scrape
+   * never waits on a commit.
+   */
+  async memoryUse(): Promise<{ limitBytes: number; walBytes: number; tags: { tag: string; bytes: number; temporaryBytes: number }[] }> {
+    const connection = await this.instance.connect();
+    try {
+      const rows = (await connection.runAndReadAll('SELECT tag, memory_usage_bytes AS bytes, temporary_storage_bytes AS temporary FROM duckdb_memory()')).getRowObjectsJS();
+      return { limitBytes: duckdbSizeBytes(this.limitInForce), walBytes: this.walBytes(), tags: rows.map((r) => ({ tag: String(r.tag), bytes: Number(r.bytes), temporaryBytes: Number(r.temporary) })) };
     } finally {
       connection.closeSync();
     }
@@ -311,7 +347,7 @@ export class Warehouse {
   }
 
   /**
-   * Checkpoints under MAINTENANCE_MEMORY_LIMIT when the WAL has reached OWN_CHECKPOINT_SHARE of the
+   * Checkpoints under checkpointMemoryLimit when the WAL has reached OWN_CHECKPOINT_SHARE of the
    * threshold (or at all, with `always`), so DuckDB's own checkpoint at a commit, under the sync limit,
    * rarely has anything to do. Runs on the write queue. A fatal failure opens the file again.
    */
@@ -322,7 +358,7 @@ export class Warehouse {
   }
 
   private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
-    const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
+    const release = await this.raiseMemory(checkpointMemoryLimit(this.memoryLimit));
     try {
       await profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT'));
       this.checkpointed += 1;

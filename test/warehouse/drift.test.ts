@@ -280,6 +280,8 @@ describe('schema drift and derived rows', () => {
         const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>).mainnet;
         return { streams: ['pn.transactions', 'pn.utxos'], networks: [{ network: 'mainnet', chains: ['p-chain', 'x-chain'], addresses: p.addresses.slice(0, 4) }] };
       },
+      // The API's own page sizes: the 'small' world's P-chain in a quarter of the harness's pages.
+      pageSize: null,
     });
     try {
       expect([...(await run(h, 'backfill', 'r1')).failed]).toEqual([]);

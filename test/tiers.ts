@@ -1,0 +1,20 @@
+/**
+ * The two test commands. `npm test` runs every test file but these; `npm run test:long` runs these:
+ * campaigns, several worker processes, a previous release built from git, and worlds or histories
+ * large enough to take minutes on two cores. `.ci/run` runs both, so CI still runs everything; a
+ * file that grows long moves here with its reason (docs/development.md, "Test tiers").
+ */
+export const LONG_TESTS: Record<string, string> = {
+  'test/reliability/campaign.test.ts': 'the crash and fault campaign: 10 worker SIGKILLs and a server restart',
+  'test/shards/shardedBackfill.test.ts': 'three worker processes, one SIGKILLed mid-walk',
+  'test/upgrade/upgradeInFlight.test.ts': "builds the previous release from its commit and runs its worker",
+  'test/warehouse/utxoDerivation.test.ts': 'every commit order of two walks, one page at a time',
+  'test/warehouse/incrementalUtxoSpends.test.ts': 'both commit orders of two walks over several syncs',
+  'test/warehouse/rewardSkip.test.ts': "the 'small' world's P-chain, backfilled three times",
+  'test/warehouse/walkKnownTail.test.ts': "the 'small' world, every stream, an interrupted walk",
+  'test/warehouse/checkpointRoom.test.ts': '60 nights that write every table under a small buffer',
+  'test/warehouse/commitMemory.test.ts': 'a stored history of 1.5M rows under a small buffer',
+};
+
+/** Where vitest looks for test files (the layers' tests and pure modules' tests beside them). */
+export const TEST_FILES = ['test/**/*.test.ts', '{activities,tools,worker,cli,workflows}/**/*.test.ts'];

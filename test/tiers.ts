@@ -14,6 +14,8 @@ export const LONG_TESTS: Record<string, string> = {
   'test/warehouse/walkKnownTail.test.ts': "the 'small' world, every stream, an interrupted walk",
   'test/warehouse/checkpointRoom.test.ts': '60 nights that write every table under a small buffer',
   'test/warehouse/commitMemory.test.ts': 'a stored history of 1.5M rows under a small buffer',
+  'test/warehouse/lakeMarks.test.ts': 'the UTXO world exported whole, then after growth, a crash and a lost file, compared with the warehouse each time',
+  'test/temporal/pipelineSweep.test.ts': 'five whole pipeline runs, the sweep lost or failing in two of them',
 };
 
 /** Where vitest looks for test files (the layers' tests and pure modules' tests beside them). */

@@ -125,18 +125,22 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
 export const MAINTENANCE_MEMORY_LIMIT = '256MB';
 
 /**
- * The buffer limit of the warehouse's own checkpoints: the sync limit, and never less than
- * CHECKPOINT_MEMORY_FLOOR. A checkpoint's memory follows the tail it writes (bounded by the
+ * The buffer limit of the warehouse's own checkpoints: the sync limit from CHECKPOINT_MEMORY_FLOOR up,
+ * MAINTENANCE_MEMORY_LIMIT below it. A checkpoint's memory follows the tail it writes (bounded by the
  * checkpoint threshold, which follows the sync limit) and the columns that tail touched, not the
  * stored history; raising the limit to MAINTENANCE_MEMORY_LIMIT for each checkpoint let DuckDB fill
  * 256 MB with cached blocks, the worker's peak RSS on a large backfill (`bench:scale --trace`: 239 MB
  * of buffer at a 5x world's peak, 158 MB of it the uncheckpointed tail).
  */
 export function checkpointMemoryLimit(memoryLimit: string): string {
-  return duckdbSizeBytes(memoryLimit) >= duckdbSizeBytes(CHECKPOINT_MEMORY_FLOOR) ? memoryLimit : CHECKPOINT_MEMORY_FLOOR;
+  return duckdbSizeBytes(memoryLimit) >= duckdbSizeBytes(CHECKPOINT_MEMORY_FLOOR) ? memoryLimit : MAINTENANCE_MEMORY_LIMIT;
 }
 
-/** The smallest checkpoint limit: a night's tail of this catalog checkpointed at 80MB where 64MB failed fatally. */
+/**
+ * A sync limit from which checkpoints run under it (the default, 128MB, and above); below it they run
+ * under MAINTENANCE_MEMORY_LIMIT as before: at 16MB a relief checkpoint under 128MB never finished
+ * (test/warehouse/commitMemory.test.ts timed out), and a night's tail failed fatally at 64MB.
+ */
 const CHECKPOINT_MEMORY_FLOOR = '128MB';
 
 /** The warehouse checkpoints itself at this share of the threshold, before a commit crosses DuckDB's own. */

@@ -113,6 +113,18 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
   });
 
   let warehouseMemory: (() => Promise<WarehouseMemory>) | undefined;
+  // One duckdb_memory() read per scrape, shared by the three gauges below (set when a scrape starts).
+  let scrapedMemory: Promise<WarehouseMemory | undefined> = Promise.resolve(undefined);
+  const fromMemory = (name: string, help: string, value: (m: WarehouseMemory) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const memory = await scrapedMemory;
+        if (memory) this.set(value(memory));
+      },
+    });
   new Gauge({
     name: 'glacier_duckdb_memory_bytes',
     help: "DuckDB's buffer memory in use, by duckdb_memory() tag (warehouse.memoryLimit bounds the sum; RSS adds Node, Temporal and allocator overhead)",
@@ -120,27 +132,11 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
     registers,
     async collect() {
       this.reset();
-      for (const { tag, bytes } of (await warehouseMemory?.())?.tags ?? []) if (bytes > 0) this.set({ tag }, bytes);
+      for (const { tag, bytes } of (await scrapedMemory)?.tags ?? []) if (bytes > 0) this.set({ tag }, bytes);
     },
   });
-  new Gauge({
-    name: 'glacier_duckdb_wal_bytes',
-    help: "Size of the warehouse's write-ahead log (rows committed since the last checkpoint; the warehouse checkpoints past warehouse.checkpointThreshold)",
-    registers,
-    async collect() {
-      const memory = await warehouseMemory?.();
-      if (memory) this.set(memory.walBytes);
-    },
-  });
-  new Gauge({
-    name: 'glacier_duckdb_memory_limit_bytes',
-    help: "DuckDB's buffer limit in force (warehouse.memoryLimit, or the larger one of a checkpoint or export running now)",
-    registers,
-    async collect() {
-      const memory = await warehouseMemory?.();
-      if (memory) this.set(memory.limitBytes);
-    },
-  });
+  fromMemory('glacier_duckdb_wal_bytes', "Size of the warehouse's write-ahead log (rows committed since the last checkpoint; the warehouse checkpoints past warehouse.checkpointThreshold)", (m) => m.walBytes);
+  fromMemory('glacier_duckdb_memory_limit_bytes', "DuckDB's buffer limit in force (warehouse.memoryLimit, or the larger one of a checkpoint or export running now)", (m) => m.limitBytes);
 
   const observer: SyncObserver = {
     batchStarted(partition) {
@@ -191,6 +187,7 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
     }
     void (async () => {
       const temporal = await temporalMetrics();
+      scrapedMemory = warehouseMemory ? warehouseMemory() : Promise.resolve(undefined);
       const own = await registry.metrics();
       response.writeHead(200, { 'content-type': registry.contentType }).end(temporal ? `${own}\n${temporal}` : own);
     })().catch((error: unknown) => {

@@ -25,6 +25,8 @@ export interface BatchRunHooks {
   signal: AbortSignal;
   /** After each committed batch, with that batch's checkpoint (the activity heartbeats it). */
   committed(checkpoint: CheckpointView): void;
+  /** Milliseconds for `continueForMs` (default performance.now; tests drive their own). */
+  now?: () => number;
 }
 
 /**
@@ -35,10 +37,11 @@ export interface BatchRunHooks {
  */
 export async function runBatches(sync: SyncPort, input: BatchRunInput, hooks: BatchRunHooks): Promise<BatchResult> {
   const { continueForMs = 0, ...batch } = input;
-  const started = performance.now();
+  const now = hooks.now ?? (() => performance.now());
+  const started = now();
   let result = await sync.syncBatch(batch);
   hooks.committed(result.checkpoint);
-  while (!result.done && performance.now() - started < continueForMs && !hooks.signal.aborted) {
+  while (!result.done && now() - started < continueForMs && !hooks.signal.aborted) {
     let next: BatchResult;
     try {
       next = await sync.syncBatch(batch);

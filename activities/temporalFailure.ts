@@ -1,11 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION } from '../common/failures.ts';
+import { NON_RETRYABLE_API, QUOTA_EXHAUSTED, RESPONSE_VALIDATION, WAREHOUSE_MEMORY } from '../common/failures.ts';
 
 /**
  * Maps the API client's classified errors to Temporal failures, once:
  * - quota exhausted: non-retryable here; the workflow sleeps until `resetAt` (first detail);
  * - 4xx, a page token the sync core could not recover from, a looping cursor, and invalid
  *   responses: non-retryable, with the server's message;
+ * - a batch that does not fit the warehouse's buffer limit even in pieces: non-retryable (the same
+ *   rows fail the same way), its one line naming warehouse.memoryLimit;
  * - 429/5xx/network that the client gave up on: retryable, honouring Retry-After via nextRetryDelay;
  * - anything else: rethrown as-is (retryable by the activity's retry policy).
  */
@@ -24,6 +26,8 @@ export function toTemporalFailure(error: unknown): Error {
       return ApplicationFailure.create({ type: NON_RETRYABLE_API, message: error.message, nonRetryable: true });
     case 'response-validation':
       return ApplicationFailure.create({ type: RESPONSE_VALIDATION, message: error.message, nonRetryable: true });
+    case 'warehouse-memory':
+      return ApplicationFailure.create({ type: WAREHOUSE_MEMORY, message: error.message, nonRetryable: true });
     case 'retryable': {
       const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
       return ApplicationFailure.create({

@@ -5,7 +5,7 @@
  * rows are counted in the DuckDB file afterwards.
  *
  *   npx tsx bench/memory.ts            (BENCH_MEMORY_ROWS=2000000 by default; 15000 for a quick look;
- *                                      BENCH_MEMORY_LIMIT=128MB sets warehouse.memoryLimit, the config default otherwise)
+ *                                      BENCH_MEMORY_LIMIT=256MB measures that warehouse.memoryLimit, the config default otherwise)
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

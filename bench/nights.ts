@@ -30,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig, type PipelineConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
-import { openWarehouse } from '../activities/warehouse/warehouse.ts';
+import { DEFAULT_MEMORY_LIMIT, openWarehouse } from '../activities/warehouse/warehouse.ts';
 import { createSyncCore } from '../activities/sync/index.ts';
 import { compareWithTruth, remoteTruthSource, truthClient } from '../test/helpers/truthTables.ts';
 import { fmt } from './benchWorld.ts';
@@ -53,7 +53,7 @@ const { values } = parseArgs({
     /** The lake's snapshot retention (lake.snapshotDays) in minutes of wall time: 100 nights take about an hour here, not 100 days. */
     'snapshot-minutes': { type: 'string', default: '10' },
     'night-timeout': { type: 'string', default: '600' },
-    /** warehouse.memoryLimit of every world's config (default: the product's, 64MB). */
+    /** warehouse.memoryLimit of every world's config (default: the product's, DEFAULT_MEMORY_LIMIT). */
     'memory-limit': { type: 'string' },
     /** sweepConcurrency of every world's config (default: the product's, 32). */
     'sweep-concurrency': { type: 'string' },
@@ -135,7 +135,7 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : a === 0 ? 1 : Infinity)
 /** Backfill (a CLI client of the running service) and the nightly schedule. */
 async function prepare(svc: NightService, label: string): Promise<{ seconds: number; cpu: number }> {
   const cpu0 = svc.cpu();
-  // A backfill whose activities keep failing (DuckDB out of memory) retries forever: bounded here.
+  // Bounded, so a backfill that never ends (a defect) fails this bench instead of hanging it.
   const backfill = await svc.mustCli(['backfill', '--json'], NIGHT_TIMEOUT_MS * 3);
   const cpu1 = svc.cpu();
   const cpu = backfill.cpuSeconds + cpu1.worker - cpu0.worker + cpu1.server - cpu0.server;
@@ -371,7 +371,7 @@ function doneWhen(results: NightsResults): DoneWhen[] {
 }
 
 mkdirSync(DATA_DIR, { recursive: true });
-const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS, scalingNights: SCALING_NIGHTS, memoryLimit: MEMORY_LIMIT ?? 'default (64MB)', sweepConcurrency: SWEEP ?? 'default (32)' }, doneWhen: [] };
+const results: NightsResults = { startedAt: new Date().toISOString(), args: { nights: NIGHTS, days: DAYS, stepsPerDay: STEPS_PER_DAY, seed: SEED, checks: CHECKS, scaling: SCALES, scalingDays: SCALING_DAYS, scalingNights: SCALING_NIGHTS, memoryLimit: MEMORY_LIMIT ?? `default (${DEFAULT_MEMORY_LIMIT})`, sweepConcurrency: SWEEP ?? 'default (32)' }, doneWhen: [] };
 try {
   if (!values['skip-nights']) results.nights = await runNights();
   if (!values['skip-idle']) results.idle = await runIdle();

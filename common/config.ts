@@ -166,7 +166,7 @@ export const pipelineConfigSchema = z.strictObject({
       memoryLimit: z
         .string()
         .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
-        .default('64MB'),
+        .default('128MB'),
       /**
        * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: a quarter of
        * memoryLimit, at least DuckDB's own 16 MiB. Each checkpoint rewrites the tables' open row

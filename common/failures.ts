@@ -3,3 +3,4 @@
 export const QUOTA_EXHAUSTED = 'QuotaExhausted';
 export const NON_RETRYABLE_API = 'NonRetryableApiError';
 export const RESPONSE_VALIDATION = 'ResponseValidationError';
+export const WAREHOUSE_MEMORY = 'WarehouseMemoryError';

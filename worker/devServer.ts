@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './freePort.ts';
-import { temporalBinary } from './temporalBinary.ts';
+import { temporalInstall, type TemporalInstall } from './temporalBinary.ts';
 
 export interface DevServerOptions {
   /** Directory for the server's SQLite file, so workflow state survives restarts. */
@@ -64,6 +64,8 @@ export class DevServer {
   private stderrTail = '';
   port = 0;
   uiPort = 0;
+  /** The one-time install of the Temporal CLI this server's first launch waited for (undefined: it was at hand). */
+  installed?: TemporalInstall;
 
   constructor(private readonly options: DevServerOptions) {}
 
@@ -92,7 +94,8 @@ export class DevServer {
   async launch(): Promise<this> {
     if (this.child) throw new Error('dev server already running');
     mkdirSync(this.options.dataDir, { recursive: true });
-    const binary = await temporalBinary();
+    const { path: binary, installed } = await temporalInstall();
+    this.installed ??= installed;
     this.port ||= this.options.port ?? (await freePort());
     this.uiPort ||= this.options.uiPort ?? (await freePort());
     const args = startDevArgs({ dbFile: this.dbFile, port: this.port, namespace: this.options.namespace, uiPort: this.options.headless ? undefined : this.uiPort }).concat(this.options.extraArgs ?? []);

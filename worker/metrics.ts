@@ -5,7 +5,10 @@ import type { SyncObserver } from '../activities/observe/syncObserver.ts';
 import type { ClientStats } from '../activities/api/client.ts';
 import type { WalkCursor } from '../activities/sync/walk.ts';
 import { freePort } from './freePort.ts';
+import type { Warehouse } from '../activities/warehouse/warehouse.ts';
 import type { Logger } from './logger.ts';
+
+type WarehouseMemory = Awaited<ReturnType<Warehouse['memoryUse']>>;
 
 export interface WorkerMetricsOptions {
   /** Port of the /metrics endpoint; 0 picks a free one (tests). */
@@ -25,6 +28,8 @@ export interface WorkerMetrics {
   observer: SyncObserver;
   /** Reads the Data API client's counters at each scrape. */
   watchClient(stats: () => ClientStats): void;
+  /** Reads DuckDB's buffer use at each scrape (Warehouse.memoryUse). */
+  watchWarehouse(memory: () => Promise<WarehouseMemory>): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +112,32 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
     },
   });
 
+  let warehouseMemory: (() => Promise<WarehouseMemory>) | undefined;
+  // One duckdb_memory() read per scrape, shared by the three gauges below (set when a scrape starts).
+  let scrapedMemory: Promise<WarehouseMemory | undefined> = Promise.resolve(undefined);
+  const fromMemory = (name: string, help: string, value: (m: WarehouseMemory) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const memory = await scrapedMemory;
+        if (memory) this.set(value(memory));
+      },
+    });
+  new Gauge({
+    name: 'glacier_duckdb_memory_bytes',
+    help: "DuckDB's buffer memory in use, by duckdb_memory() tag (warehouse.memoryLimit bounds the sum; RSS adds Node, Temporal and allocator overhead)",
+    labelNames: ['tag'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const { tag, bytes } of (await scrapedMemory)?.tags ?? []) if (bytes > 0) this.set({ tag }, bytes);
+    },
+  });
+  fromMemory('glacier_duckdb_wal_bytes', "Size of the warehouse's write-ahead log (rows committed since the last checkpoint; the warehouse checkpoints past warehouse.checkpointThreshold)", (m) => m.walBytes);
+  fromMemory('glacier_duckdb_memory_limit_bytes', "DuckDB's buffer limit in force (warehouse.memoryLimit, or the larger one of a checkpoint or export running now)", (m) => m.limitBytes);
+
   const observer: SyncObserver = {
     batchStarted(partition) {
       inFlight.inc({ stream: partition.stream });
@@ -156,6 +187,7 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
     }
     void (async () => {
       const temporal = await temporalMetrics();
+      scrapedMemory = warehouseMemory ? warehouseMemory() : Promise.resolve(undefined);
       const own = await registry.metrics();
       response.writeHead(200, { 'content-type': registry.contentType }).end(temporal ? `${own}\n${temporal}` : own);
     })().catch((error: unknown) => {
@@ -181,6 +213,9 @@ export async function startWorkerMetrics(options: WorkerMetricsOptions): Promise
     observer,
     watchClient(stats) {
       clientStats = stats;
+    },
+    watchWarehouse(memory) {
+      warehouseMemory = memory;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -57,7 +57,8 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     memoryLimit: config.warehouse.memoryLimit,
     checkpointThreshold: config.warehouse.checkpointThreshold,
     threads: config.warehouse.threads,
-    onMemoryRelief: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'DuckDB ran out of buffer memory in a commit: checkpointed and retrying it (raise warehouse.memoryLimit if this repeats)'),
+    onMemoryRelief: (cause, how) =>
+      logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, how ? `DuckDB ran out of buffer memory in a commit: committing the batch ${how} (raise warehouse.memoryLimit if this repeats)` : 'DuckDB ran out of buffer memory in a commit: checkpointed and retrying it (raise warehouse.memoryLimit if this repeats)'),
     onReopen: (cause) => logger.error({ err: cause }, 'DuckDB raised a fatal error: warehouse file opened again (the failed batch is retried from its checkpoint)'),
     onCheckpointError: (cause) => logger.warn({ reason: (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] }, 'warehouse checkpoint after a write failed (the write stands; DuckDB checkpoints at a later commit)'),
   });
@@ -67,6 +68,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
       ? undefined
       : await startWorkerMetrics({ port: config.worker.metricsPort, cuPerDay: TIER_BUDGETS[apiKeyCount ? config.api.tier : 'none'].perDay, logger: logger.child({ component: 'metrics' }) });
   metrics?.watchClient(() => client.stats());
+  metrics?.watchWarehouse(() => warehouse.memoryUse());
   // With metrics on, the sync core sees observed wrappers of its client and warehouse (see activities/observe/).
   const observer = metrics?.observer;
   const syncCore = createSyncCore({

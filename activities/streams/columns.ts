@@ -1,4 +1,5 @@
 import type { AssetAmount, EvmAddressInfo, Money, Erc20Token, NftMetadata } from '../api/schemas/index.ts';
+import type { StreamContract } from '../../common/config.ts';
 import { VALID_TO, VERSION_FROM, type CellValue, type ColumnDef, type ColumnType, type TableDef } from '../warehouse/tableDef.ts';
 import { bool, dbl, dec38, huge, int, i64, json as jsonText, str, strs, u64 } from './values.ts';
 
@@ -18,6 +19,8 @@ export interface PageContext {
   runId: string;
   /** Unmapped fields (JSON text) of the page's items and child entries, by object (activities/streams/unmapped.ts); absent: none kept. */
   unmapped?: ReadonlyMap<object, string>;
+  /** The stream's contract (config `schemaContracts`); `discard` keeps no unmapped fields. */
+  contract?: StreamContract;
 }
 
 type Maybe<V> = V | null | undefined;
@@ -156,7 +159,7 @@ export function defineTable<S>(decl: Omit<TableSpec<S>, 'columns' | 'merge'> & {
   return table;
 }
 
-/** The last column of every table: the row's source fields no column maps (JSON; NULL when none). */
+/** A column of every table (after the declared ones; a versioned table's valid_to follows it): the row's source fields no column maps (JSON; NULL when none). */
 export const EXTRA_COLUMN = '_extra';
 
 /** Filled by the stream driver from PageContext.unmapped (streamDef.ts filler), never by a reader of its own. */

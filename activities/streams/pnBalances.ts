@@ -5,6 +5,7 @@ import { Balances, type AtomicMemoryBalanceAmount } from '../api/schemas/index.t
 import { assetAmount, defineTable, integer, snapshotAt, varchar } from './columns.ts';
 import { childrenOf, defineStream, type Child } from './streamDef.ts';
 import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
+import { asList } from './unmapped.ts';
 
 type Item = { balances: Balances };
 type Entry = Child<Item, AtomicMemoryBalanceAmount>;
@@ -44,6 +45,7 @@ export const pnBalances = defineStream({
     return { items: [{ balances: r.balances }] };
   },
   // Every list the (open) Balances object carries, under its key.
-  sources: [childrenOf(pnBalancesTable, (i: Item) => Object.entries(i.balances).map(([kind, list]) => [kind, Array.isArray(list) ? (list as AtomicMemoryBalanceAmount[]) : undefined]))],
+  // asList, not Array.isArray: the probe of the column readers (unmapped.ts) must see the lists' entries too, or their unmapped fields are lost.
+  sources: [childrenOf(pnBalancesTable, (i: Item) => Object.entries(i.balances).map(([kind, list]) => [kind, asList<AtomicMemoryBalanceAmount>(list)]))],
   partitions: (config) => addressSetPartitions('pn.balances', config),
 });

@@ -103,6 +103,8 @@ export interface TableSource<T> {
   probe?(item: T): void;
   /** The rows `fill` would add for the page, without adding them (a page's rows are counted whole even when only its new items are written). */
   count(page: StreamPage<T>, x: PageContext): number;
+  /** What a value beside the items carried that the stream did not expect (`from: 'page'`; the items' own drift is the page scan's). */
+  drift?(page: StreamPage<T>): DriftSeen[];
 }
 
 function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[], x: PageContext, keyOf?: (s: S) => object): number {
@@ -113,10 +115,11 @@ function filler<S>(table: TableSpec<S>, out: ColumnBatch, sources: readonly S[],
     const vector = out.columns[c];
     for (let i = 0; i < sources.length; i++) vector.push(get(sources[i], x));
   }
-  // The unmapped fields of each source (JSON text, found by the page scan) go to the last column, `_extra`.
+  // The unmapped fields of each source (JSON text, found by the page scan) go to `_extra`, wherever it
+  // stands: a versioned table has valid_to after it.
   const unmapped = x.unmapped;
-  if (unmapped !== undefined && unmapped.size > 0 && keyOf !== undefined && columns[columns.length - 1].name === EXTRA_COLUMN) {
-    const vector = out.columns[columns.length - 1];
+  if (unmapped !== undefined && unmapped.size > 0 && keyOf !== undefined) {
+    const vector = out.columns[columns.findIndex((c) => c.name === EXTRA_COLUMN)];
     for (let i = 0; i < sources.length; i++) {
       const text = unmapped.get(keyOf(sources[i]));
       if (text !== undefined) vector[start + i] = text;
@@ -180,9 +183,42 @@ export function childrenOf<T, I>(table: TableSpec<Child<T, I>>, lists: Lists<T, 
   };
 }
 
-/** A table filled from the whole page (a value beside the item list, e.g. nativeTokenBalance). */
-export function fromPage<T, S>(table: TableSpec<S>, pick: (page: StreamPage<T>, x: PageContext) => readonly S[]): TableSource<T> {
-  return { table, from: 'page', fill: (page, x, out) => filler(table, out, pick(page, x), x), count: (page, x) => pick(page, x).length };
+/**
+ * A table filled from a value the page sends beside its item list (`response[key]`, e.g. the
+ * nativeTokenBalance of an ERC balance page): `entry` makes the row's source of it, and `schema`
+ * describes that source (what the API sends, plus what `entry` adds). The value's unmapped fields go
+ * to its row's `_extra` as an item's do, and what it carries that the schema does not know is drift,
+ * at paths under `key`.
+ */
+export function fromPage<T, S>(table: TableSpec<S>, beside: { key: string; schema: z.ZodType; entry: (value: object, x: PageContext) => S }): TableSource<T> {
+  let tree: FieldNode | undefined;
+  const treeOf = (): FieldNode => {
+    if (tree === undefined) {
+      const t = schemaTree(beside.schema, beside.key);
+      probeColumns(table, standIn(t) as S);
+      tree = finish(t);
+    }
+    return tree;
+  };
+  const valueOf = (page: StreamPage<T>): object | undefined => {
+    const v = (page.response as Record<string, unknown> | undefined)?.[beside.key];
+    return v !== null && typeof v === 'object' ? v : undefined;
+  };
+  return {
+    table,
+    from: 'page',
+    fill(page, x, out) {
+      const value = valueOf(page);
+      if (value === undefined) return 0;
+      const unmapped = x.contract === 'discard' ? undefined : scanItems([value], treeOf()).unmapped;
+      return filler(table, out, [beside.entry(value, x)], unmapped ? { ...x, unmapped } : x, () => value);
+    },
+    count: (page) => (valueOf(page) === undefined ? 0 : 1),
+    drift(page) {
+      const value = valueOf(page);
+      return value === undefined ? [] : [...scanItems([value], treeOf()).drift.values()];
+    },
+  };
 }
 
 /**
@@ -338,7 +374,13 @@ export interface Stream<T, S = unknown, M = unknown> extends StreamDriver {
   normalize(page: StreamPage<T, M>, ctx: NormalizeContext): Record<string, Row[]>;
 }
 
-export const pageContext = (ctx: NormalizeContext): PageContext => ({ partition: ctx.partition, snapshotAt: ctx.snapshotAt, snapshot: BigInt(ctx.snapshotAt), runId: ctx.runId });
+export const pageContext = (ctx: NormalizeContext): PageContext => ({
+  partition: ctx.partition,
+  snapshotAt: ctx.snapshotAt,
+  snapshot: BigInt(ctx.snapshotAt),
+  runId: ctx.runId,
+  ...(ctx.contract === undefined ? {} : { contract: ctx.contract }),
+});
 
 /** Column vectors as rows (for tests and tools; the write path never builds rows). */
 function batchRows(batch: ColumnBatch): Row[] {
@@ -423,7 +465,7 @@ export function defineStream<T, S = unknown, M = unknown, D = unknown>(decl: Str
         const x = pageContext(ctx);
         return decl.sources.reduce((n, source) => n + source.count(page, x), 0);
       },
-      drift: () => [...scanned().drift.values()],
+      drift: () => [...scanned().drift.values(), ...decl.sources.flatMap((s) => s.drift?.(page) ?? [])],
       keys: () => ({ counts: scanned().keys, items: scanned().items }),
       rows: (ctx) => normalize(page, ctx),
     };

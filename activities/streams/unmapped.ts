@@ -3,6 +3,7 @@ import { knownValuesOf } from '../api/schemas/fields.ts';
 import type { DriftSeen } from '../warehouse/driftRecord.ts';
 import { sampleOf } from '../warehouse/driftRecord.ts';
 import type { PageContext, TableSpec } from './columns.ts';
+import { keysOf, shapeOf, type Shape } from './shapes.ts';
 
 /**
  * Which parts of a stream's items its tables keep, derived once per stream from two declarations:
@@ -11,7 +12,9 @@ import type { PageContext, TableSpec } from './columns.ts';
  * once on a recording proxy when the stream is declared). On the write path each item is scanned
  * against that tree: a key no column reads — unknown to the schema, or known but unread — goes into
  * the item's unmapped fields (the `_extra` column), and what the schema did not know is reported as
- * drift. The scan is a key walk per item, no allocation unless something is unmapped.
+ * drift. The scan matches each object to its shape (shapes.ts: the keys it lists, in order) and looks
+ * only at the keys that can matter for that shape, decided once per shape; no allocation unless
+ * something is unmapped.
  */
 export interface FieldNode {
   /** Dotted path of this node inside an item (`from`, `erc20Transfers[]`); '' for the item. */
@@ -28,6 +31,8 @@ export interface FieldNode {
   childRows?: boolean;
   /** Known values of an enum-typed field (values outside are drift, stored as sent). */
   known?: ReadonlySet<string>;
+  /** An enum-typed field sits below it (set by finish): a value kept whole, or not read, is still checked for new enum values. */
+  enumsBelow?: boolean;
 }
 
 const node = (path: string, declared: boolean): FieldNode => ({ path, declared, open: false, fields: new Map(), read: 0 });
@@ -215,16 +220,20 @@ export function childEntry(list: unknown): unknown {
 /** After probing: a node touched with no part read is read whole; a node with read parts is partial. */
 export function finish(n: FieldNode): FieldNode {
   let parts = false;
-  for (const f of n.fields.values()) {
+  let enums = false;
+  for (const f of [...n.fields.values(), ...(n.element ? [n.element] : [])]) {
     finish(f);
     if (f.read > 0) parts = true;
+    if (f.known !== undefined || f.enumsBelow === true) enums = true;
   }
-  if (n.element) {
-    finish(n.element);
-    if (n.element.read > 0) parts = true;
-  }
+  if (enums) n.enumsBelow = true;
   if (n.read !== 2 && touched.has(n)) n.read = parts ? 1 : 2;
   return n;
+}
+
+/** A value as the list of a child table: an array, or the stand-in of one while the stream's readers are probed; anything else none. */
+export function asList<I>(value: unknown): readonly I[] | undefined {
+  return Array.isArray(value) || nodeOf(value)?.element !== undefined ? (value as readonly I[]) : undefined;
 }
 
 // ---- the write path ---------------------------------------------------------------------------
@@ -245,10 +254,30 @@ function observe(scan: PageScan, kind: DriftSeen['kind'], path: string, value: u
   else scan.drift.set(key, { kind, path, count: 1, sample: sampleOf(value) });
 }
 
-/** Scans one object against its node; returns its unmapped fields (undefined: none). */
-function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan): Record<string, unknown> | undefined {
+/** A value of an enum field outside its known values is drift (it is stored as sent). */
+function newEnumValue(f: FieldNode, v: unknown, scan: PageScan): void {
+  if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
+}
+
+/**
+ * Whether the scan below can do anything for a key whose node is `f` (undefined: unknown to the
+ * schema), whatever its value. Objects of a known shape are scanned on those keys only (shapes.ts):
+ * keep this in step with the scan.
+ */
+function matters(f: FieldNode | undefined): boolean {
+  return f === undefined || f.known !== undefined || f.read !== 2 || f.enumsBelow === true;
+}
+
+/** The keys of a shape that can matter, decided at its first object. */
+const keysToScan = (shape: Shape<readonly string[]>, n: FieldNode): readonly string[] => (shape.plan ??= keysOf(shape).filter((key) => matters(n.fields.get(key))));
+
+/** Scans one object against its node; returns its unmapped fields (undefined: none). `shape`: the object's, when the caller found it. */
+function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan, shape: Shape<readonly string[]> | undefined = n.open ? undefined : shapeOf(obj, n)): Record<string, unknown> | undefined {
   let extra: Record<string, unknown> | undefined;
-  for (const key in obj) {
+  // A node that keeps no more shapes (or an open one) looks at every key.
+  const keys = shape === undefined ? Object.keys(obj) : keysToScan(shape, n);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const v = obj[key];
     if (v === undefined) continue;
     const f = n.fields.get(key);
@@ -257,10 +286,12 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan):
       (extra ??= {})[key] = v;
       continue;
     }
-    if (f.known !== undefined && typeof v === 'string' && !f.known.has(v)) observe(scan, 'new_enum_value', `${f.path}=${v}`, v);
-    if (f.read === 2 || v === null) continue;
-    if (f.read === 0) {
-      (extra ??= {})[key] = v;
+    newEnumValue(f, v, scan);
+    if (v === null) continue;
+    if (f.read !== 1) {
+      // Kept whole, in a column (2) or in _extra (0): nothing below is unmapped, but its enum fields are still checked.
+      if (f.read === 0) (extra ??= {})[key] = v;
+      if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
       continue;
     }
     if (typeof v !== 'object') continue;
@@ -268,6 +299,23 @@ function scanObject(obj: Record<string, unknown>, n: FieldNode, scan: PageScan):
     if (sub !== undefined) (extra ??= {})[key] = sub;
   }
   return extra;
+}
+
+/** New enum values anywhere in a value kept whole (its unknown keys are kept with it, and not reported). */
+function checkEnums(value: object, n: FieldNode, scan: PageScan): void {
+  if (Array.isArray(value)) {
+    const element = n.element;
+    if (element !== undefined) for (const entry of value as unknown[]) if (entry !== null && typeof entry === 'object') checkEnums(entry, element, scan);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    const f = n.fields.get(key);
+    const v = obj[key];
+    if (f === undefined || v === null || v === undefined) continue;
+    newEnumValue(f, v, scan);
+    if (f.enumsBelow === true && typeof v === 'object') checkEnums(v, f, scan);
+  }
 }
 
 /** Entries of a list: child rows keep their own unmapped fields; others come back positionally (null: nothing unmapped). */
@@ -293,13 +341,18 @@ function scanArray(list: unknown[], f: FieldNode, scan: PageScan): unknown[] | u
 export function scanItems(items: readonly unknown[], tree: FieldNode): PageScan {
   const scan: PageScan = { unmapped: new Map(), drift: new Map(), keys: new Map(), items: 0 };
   const keys = scan.keys;
+  // Top-level keys are counted per shape: the items of one shape send the same keys.
+  const shapes = new Map<Shape<readonly string[]>, number>();
   for (const item of items) {
     if (item === null || typeof item !== 'object') continue;
     scan.items += 1;
-    for (const key in item) keys.set(key, (keys.get(key) ?? 0) + 1);
-    const extra = scanObject(item as Record<string, unknown>, tree, scan);
+    const shape = tree.open ? undefined : shapeOf<readonly string[]>(item, tree);
+    if (shape !== undefined) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    else for (const key in item) keys.set(key, (keys.get(key) ?? 0) + 1);
+    const extra = scanObject(item as Record<string, unknown>, tree, scan, shape);
     if (extra !== undefined) scan.unmapped.set(item, JSON.stringify(extra));
   }
+  for (const [shape, count] of shapes) for (const key of keysOf(shape)) keys.set(key, (keys.get(key) ?? 0) + count);
   return scan;
 }
 

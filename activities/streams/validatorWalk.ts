@@ -10,9 +10,9 @@ import type { FetchState, StreamClient, StreamPage } from './streamDef.ts';
  * completed and removed are final: such a validation never changes again. So a sync reads
  *
  * 1. every `active` validation (their fields change from run to run);
- * 2. the validations that were active or pending at the last walk and are not active now: they
- *    became final, or are still pending; the cursor carries them (`watch`: node id and tx hash) and
- *    they are read by node id;
+ * 2. the validations that were open at the last walk (any status not known final: active, pending,
+ *    or one this release does not know) and are not active now: they became final, or are still
+ *    open; the cursor carries them (`watch`: node id and tx hash) and they are read by node id;
  * 3. the whole list (every status) newest first (blockIndex desc) until the newest validation of
  *    the last walk (`tops.newest`): every validation that began since sits above it, whatever its
  *    status now (pending, active, or already completed or removed); one that began before it and
@@ -69,12 +69,17 @@ export const validatorCursor: OwnCursor<ValidatorCursor, ValidatorMarks> = {
   flatFields: ['watch', 'tops', 'collected', 'firsts', 'listed', 'size'],
 };
 
+/** The statuses a validation never leaves (a status the service adds later is not assumed final: it is followed). */
+const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
+
 /**
- * Marks of a page: the validations still open (`collect`); on a page of the whole list in its order
- * (newest first), its first validation (`firsts.newest`: the walk's first page wins).
+ * Marks of a page: the validations still open (`collect`: every status not known final, so one the
+ * service lists in a status this release does not know, `paused` say, is followed like a pending one
+ * until it is final); on a page of the whole list in its order (newest first), its first validation
+ * (`firsts.newest`: the walk's first page wins).
  */
 function marksOf(items: readonly Validator[], wholeList: boolean): ValidatorMarks {
-  const collect = items.filter((v) => v.validationStatus === 'active' || v.validationStatus === 'pending').map(watchKey);
+  const collect = items.filter((v) => !FINAL.has(v.validationStatus ?? '')).map(watchKey);
   return wholeList && items.length > 0 ? { firsts: { newest: items[0].txHash ?? '' }, collect } : { collect };
 }
 
@@ -87,9 +92,6 @@ const token = (step: Step, api = '') => `step:${step}:${api}`;
  * the top again. A bare API token (a page above the top, or a walk of an earlier release) is not below.
  */
 const BELOW = 'below-top:';
-
-/** The statuses a validation never leaves (a status the service adds later is written, not assumed final). */
-const FINAL: ReadonlySet<string> = new Set(['completed', 'removed']);
 
 /**
  * Which items of a page (in list order, newest first) an earlier complete walk stored and that cannot

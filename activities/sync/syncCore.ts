@@ -10,6 +10,7 @@ import { discoverChains, listsChains } from '../streams/shared/chainDiscovery.ts
 import { BASELINE_ITEMS, COUNTED_ITEMS, mergeDrift, type DriftSeen, type FieldPresence } from '../warehouse/driftRecord.ts';
 import { frozenStop, typeChangeStop } from './driftStop.ts';
 import type { ColumnBatch } from '../warehouse/columnBatch.ts';
+import { CellBudget, IN_FLIGHT_MAX_CELLS } from './cellBudget.ts';
 import { cellsOf, COMMIT_MAX_CELLS } from '../warehouse/commitGroup.ts';
 import { recordPlanCost, recordRunCost, type RunCost, type Warehouse } from '../warehouse/warehouse.ts';
 import { newMeter } from '../api/requestMeter.ts';
@@ -26,6 +27,8 @@ export interface SyncCoreDeps {
   logger: Logger;
   /** Pending cells past which a batch commits what it has and goes on (default COMMIT_MAX_CELLS; tests lower it). */
   commitMaxCells?: number;
+  /** Cells every batch in flight may hold together (default: a CellBudget of IN_FLIGHT_MAX_CELLS; tests lower it). */
+  cellBudget?: CellBudget;
 }
 
 export interface SyncCore {
@@ -45,6 +48,7 @@ export interface SyncCore {
 export function createSyncCore(deps: SyncCoreDeps): SyncCore {
   const { client, warehouse, config, logger } = deps;
   const commitMaxCells = deps.commitMaxCells ?? COMMIT_MAX_CELLS;
+  const budget = deps.cellBudget ?? new CellBudget(IN_FLIGHT_MAX_CELLS);
 
   async function planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
     const names = (input.streams ?? config.streams).filter((s) => config.streams.includes(s));
@@ -123,6 +127,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     // last of them, in ONE transaction: the per-commit cost is paid once per batch, not per page, and a
     // crash before the commit loses only fetched pages that the next attempt fetches again.
     let pending = emptyPending(stream.tables);
+    // Cells of `pending` this batch counts in the worker's budget (released once they are committed).
+    let held = 0;
     // A walk of a sameWalks stream (StreamDecl.sameWalks) chains a digest of its pages' items in its
     // cursor. A sync walk that starts in this batch, right after a complete walk, holds its pages
     // unextracted (`deferred`) while it may list what that walk listed: if it completes in this batch
@@ -178,6 +184,8 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         finished,
       );
       Object.assign(meter, newMeter());
+      budget.add(-held);
+      held = 0;
       walk = { pageToken: walk.pageToken, cursor };
       pages += pending.pages;
       rows += pending.rows;
@@ -192,6 +200,11 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
     let walker = paginate(fetchPage, { startToken: walk.pageToken ?? undefined, label });
     try {
       while (pages + pending.pages < maxPages) {
+        // The worker holds its budget of uncommitted cells: commit what this batch has, then wait for room.
+        if (budget.spent) {
+          await flush(false);
+          await budget.room();
+        }
         let step;
         try {
           step = await walker.next();
@@ -264,12 +277,17 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
         }
         // A batch of wide or large pages (5,000 holders a page) commits as it goes, so no commit
         // outgrows the warehouse's memory; the walk state after this page is the checkpoint.
-        if (cellsOf({ tables: [...pending.byTable.values()] }) >= commitMaxCells) await flush(false);
+        const cells = cellsOf({ tables: [...pending.byTable.values()] });
+        budget.add(cells - held);
+        held = cells;
+        if (cells >= commitMaxCells) await flush(false);
       }
       await walker.return(undefined);
       await flush(false);
       return { done: false, pages, rows, checkpoint: (await warehouse.readCheckpoint(partition.id))! };
     } catch (error) {
+      budget.add(-held);
+      held = 0;
       // The server charged for the requests of pages that were not committed: the run's accounting
       // keeps them (quota spent on retries), so a stream's CU matches what the service billed.
       if (meter.requests > 0) {

@@ -16,7 +16,7 @@ export interface GroupMember {
 /**
  * At most this many cells (rows x columns, over every table) go into one commit: the stage tables hold
  * a commit's rows uncompressed in DuckDB's buffer pool, so a commit must fit well inside the
- * warehouse's memory limit (64 MB by default), beside the table blocks and hash tables its merge
+ * warehouse's memory limit (128 MB by default), beside the table blocks and hash tables its merge
  * pins. Cells, not rows: a P-chain transaction row is many times wider than a block row. Measured
  * (duckdb_memory(), long-history bench world, 6 partitions, 50-page batches): with a 50,000-row cap
  * the stages peaked at 260 MB and a commit failed to pin a block under the 64 MB limit; at 250,000

@@ -1,5 +1,6 @@
 import { ident } from './identifier.ts';
-import { rowsMarkSql } from './lakeKeys.ts';
+import { expandLakeKeys, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
+import { sqlFile } from './sqlFile.ts';
 import type { ColumnDef, TableDef } from './tableDef.ts';
 
 export interface MergeOptions {
@@ -22,6 +23,26 @@ export interface MergePlan {
   merge: string[];
   cleanup: string[];
   changed?: string;
+}
+
+/**
+ * Every statement, in order, that a commit runs to move a table's staged batch into the table (not a
+ * versioned one: versions.ts): the merge, the lake marks of the rows that moved, the table's follow-up
+ * SQL files (`{stage}`: the batch; `{changed}`: its rows no stored row equals), emptying the stage.
+ * One list, so the commit runs it in one call and test/warehouse/commitPlans.test.ts checks each
+ * statement's plan on a long history.
+ */
+export function tableMergeStatements(def: TableDef, stage: string, options: MergeOptions): string[] {
+  const plan = mergeStatements(def, stage, options);
+  const moved = movedRowsMarkSql(def, stage, options.constrained || options.nullPrune);
+  const followUp = (files: string[] | undefined) =>
+    (files ?? []).map((file) =>
+      expandLakeKeys(sqlFile(file))
+        .replaceAll('{stage}', ident(stage))
+        .replaceAll('{changed}', plan.changed ?? ident(stage)),
+    );
+  const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(def.beforeMerge), ...plan.merge, ...followUp(def.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
+  return statements.map((statement) => statement.trim().replace(/;$/, ''));
 }
 
 /**

@@ -47,7 +47,7 @@ export function keyTextsOf(batch: ColumnBatch): { keys: string[]; snapshots: big
 
 const cellText = (v: CellValue | undefined): string => (v === null || v === undefined ? '' : String(v));
 
-interface VersionSql {
+export interface VersionSql {
   /** One row: counts of staged rows that open a version (`added`), close one (`closed`), rewrite one of their own snapshot (`rewritten`). */
   plan: string;
   /** Marks the lake partitions those rows touch (before they are written). */
@@ -58,7 +58,7 @@ interface VersionSql {
 }
 
 /** The SQL of a versioned table's merge (see the module comment). Identifiers come from the catalog. */
-function versionSql(def: TableDef, stage: string): VersionSql {
+export function versionSql(def: TableDef, stage: string): VersionSql {
   const t = ident(def.name);
   const s = ident(stage);
   const from = ident(VERSION_FROM);

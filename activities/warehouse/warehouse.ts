@@ -10,8 +10,8 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
-import { dayOnlyLakeKey, expandLakeKeys, lakeKeysOfBatch, MARK_INSERT, movedRowsMarkSql } from './lakeKeys.ts';
-import { mergeStatements } from './mergeSql.ts';
+import { dayOnlyLakeKey, lakeKeysOfBatch, MARK_INSERT } from './lakeKeys.ts';
+import { tableMergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
@@ -44,9 +44,24 @@ interface PendingCommit {
   checkpoint: CheckpointWrite;
   run: RunRecord | undefined;
   walk: SnapshotWalkRecord | undefined;
+  /** false: a piece of a batch committed in pieces (commitInPieces): rows only, its records go with the last piece. */
+  records?: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
+
+/**
+ * A batch that does not fit the warehouse's buffer limit even in pieces (commitInPieces): its
+ * partition stops with this one line, naming the setting to raise, instead of being retried forever.
+ * Non-retryable (kind warehouse-memory): the same rows fail the same way under the same limit.
+ */
+export class CommitMemoryError extends Error {
+  override name = 'CommitMemoryError';
+  readonly kind = 'warehouse-memory';
+}
+
+/** A piece of at most this many rows is not split again (commitInPieces). */
+const MIN_PIECE_ROWS = 64;
 
 export interface OpenOptions {
   faultHook?: FaultHook;
@@ -61,18 +76,27 @@ export interface OpenOptions {
   threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
-  /** Called when a commit ran out of buffer memory and is retried after a checkpoint. */
-  onMemoryRelief?: (cause: unknown) => void;
+  /** Called when a commit ran out of buffer memory and is retried after a checkpoint (`how`: 'in pieces' when a batch is then committed in pieces). */
+  onMemoryRelief?: (cause: unknown, how?: string) => void;
   /** Called when a checkpoint the warehouse runs itself after a write failed (not fatally; the write stands). */
   onCheckpointError?: (cause: unknown) => void;
 }
 
-/** The default buffer limit (config `warehouse.memoryLimit`): the worker stays within 512 MB RSS with its Temporal runtime alongside. */
-export const DEFAULT_MEMORY_LIMIT = '64MB';
+/**
+ * The default buffer limit (config `warehouse.memoryLimit`). A commit's memory has a fixed part that
+ * does not follow its rows: every column a statement reads or writes pins a 256 KiB block per thread
+ * (a P-chain batch writes five tables of up to 45 columns, stage and table), so a pn_transactions
+ * batch of 85 rows did not fit 16 MB even committed table by table. At 64 MB the demo's world ran
+ * commits out of memory 19 times a backfill (each a rollback, a checkpoint and a retry); at 128 MB
+ * none, at 1x and 10x the demo's history (`npm run bench:scale`), for about 100 MB more worker RSS
+ * and a third less CPU per row. What grows with the history (a join built over a stored table) is
+ * kept out of the commit by test/warehouse/commitPlans.test.ts.
+ */
+export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 /**
  * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
- * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (which the 64MB default
+ * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (a 64MB limit
  * gets). A checkpoint rewrites each table's open row group, so fewer checkpoints cost less CPU
  * (bench:write-path's P-chain list, 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and
  * spent 1.3-1.6 s in COMMIT, 64MB none and 0.5-0.6 s, the final checkpoint at close costing about
@@ -87,7 +111,8 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
 }
 
 /**
- * DuckDB's buffer limit while the warehouse checkpoints (and while an export runs, export.ts). A
+ * DuckDB's buffer limit while the warehouse creates or migrates its schema at open, and while an
+ * export runs (activities/lake/export.ts); its checkpoints now use checkpointMemoryLimit. History: a
  * checkpoint pins the tables' uncheckpointed tails and the blocks it writes; rows committed since the
  * last checkpoint hold a buffer block per column of every table they touched (about 100 MB of
  * buffer and temp file for a night of this catalog, whatever its row count), so under the 64MB sync
@@ -95,9 +120,28 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
  * used", measured on a bench:nights warehouse at its second night; 80MB was enough for that file). A
  * fatal error invalidates the instance, the reopened file replays the same WAL, and the next commit's
  * checkpoint failed again: the nights stalled. So the warehouse checkpoints itself, before DuckDB
- * would, under this larger limit, and puts the sync limit back afterwards.
+ * would, under a limit with room (checkpointMemoryLimit), and puts the sync limit back afterwards.
  */
 export const MAINTENANCE_MEMORY_LIMIT = '256MB';
+
+/**
+ * The buffer limit of the warehouse's own checkpoints: the sync limit from CHECKPOINT_MEMORY_FLOOR up,
+ * MAINTENANCE_MEMORY_LIMIT below it. A checkpoint's memory follows the tail it writes (bounded by the
+ * checkpoint threshold, which follows the sync limit) and the columns that tail touched, not the
+ * stored history; raising the limit to MAINTENANCE_MEMORY_LIMIT for each checkpoint let DuckDB fill
+ * 256 MB with cached blocks, the worker's peak RSS on a large backfill (`bench:scale --trace`: 239 MB
+ * of buffer at a 5x world's peak, 158 MB of it the uncheckpointed tail).
+ */
+export function checkpointMemoryLimit(memoryLimit: string): string {
+  return duckdbSizeBytes(memoryLimit) >= duckdbSizeBytes(CHECKPOINT_MEMORY_FLOOR) ? memoryLimit : MAINTENANCE_MEMORY_LIMIT;
+}
+
+/**
+ * A sync limit from which checkpoints run under it (the default, 128MB, and above); below it they run
+ * under MAINTENANCE_MEMORY_LIMIT as before: at 16MB a relief checkpoint under 128MB never finished
+ * (test/warehouse/commitMemory.test.ts timed out), and a night's tail failed fatally at 64MB.
+ */
+const CHECKPOINT_MEMORY_FLOOR = '128MB';
 
 /** The warehouse checkpoints itself at this share of the threshold, before a commit crosses DuckDB's own. */
 const OWN_CHECKPOINT_SHARE = 0.75;
@@ -160,7 +204,11 @@ export class Warehouse {
     await refuseNewerWarehouse(path);
     const { instance, writer, reader } = await openFile(path, options);
     try {
+      // Creating or migrating the schema is maintenance: it runs with room, whatever the sync limit.
+      const limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+      if (duckdbSizeBytes(limit) < duckdbSizeBytes(MAINTENANCE_MEMORY_LIMIT)) await writer.run(`SET memory_limit = '${MAINTENANCE_MEMORY_LIMIT}'`);
       if ((await applySchema(writer, path)).length) await writer.run(sqlFile('ops/forgetLakeLayouts.sql'));
+      await writer.run(`SET memory_limit = '${limit}'`);
     } catch (error) {
       for (const c of [writer, reader]) c.closeSync();
       instance.closeSync();
@@ -242,7 +290,7 @@ export class Warehouse {
     if (this.lost !== undefined) await this.reopen(this.lost);
   }
 
-  /** Checkpoints the warehouse ran itself under MAINTENANCE_MEMORY_LIMIT (tests, logs). */
+  /** Checkpoints the warehouse ran itself (checkpointMemoryLimit; tests, logs). */
   checkpointed = 0;
 
   /** Buffer limits raised above the sync limit and not yet released (raiseMemory). */
@@ -266,11 +314,31 @@ export class Warehouse {
     };
   }
 
+  /** The buffer limit in force: the sync limit, or the largest raise not yet released. */
+  private get limitInForce(): string {
+    return [this.memoryLimit, ...this.raised].reduce((a, b) => (duckdbSizeBytes(b) > duckdbSizeBytes(a) ? b : a));
+  }
+
   private async applyMemoryLimit(): Promise<void> {
-    const limit = [this.memoryLimit, ...this.raised].reduce((a, b) => (duckdbSizeBytes(b) > duckdbSizeBytes(a) ? b : a));
     const connection = await this.instance.connect();
     try {
-      await connection.run(`SET memory_limit = '${limit}'`);
+      await connection.run(`SET memory_limit = '${this.limitInForce}'`);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /**
+   * DuckDB's buffer use now, by tag (duckdb_memory(): BASE_TABLE for blocks read from the file,
+   * IN_MEMORY_TABLE for rows committed since the last checkpoint, hash tables, ...), the limit in
+   * force and the WAL's size: what the worker's /metrics reports. A fresh connection, so a scrape
+   * never waits on a commit.
+   */
+  async memoryUse(): Promise<{ limitBytes: number; walBytes: number; tags: { tag: string; bytes: number; temporaryBytes: number }[] }> {
+    const connection = await this.instance.connect();
+    try {
+      const rows = (await connection.runAndReadAll('SELECT tag, memory_usage_bytes AS bytes, temporary_storage_bytes AS temporary FROM duckdb_memory()')).getRowObjectsJS();
+      return { limitBytes: duckdbSizeBytes(this.limitInForce), walBytes: this.walBytes(), tags: rows.map((r) => ({ tag: String(r.tag), bytes: Number(r.bytes), temporaryBytes: Number(r.temporary) })) };
     } finally {
       connection.closeSync();
     }
@@ -283,7 +351,7 @@ export class Warehouse {
   }
 
   /**
-   * Checkpoints under MAINTENANCE_MEMORY_LIMIT when the WAL has reached OWN_CHECKPOINT_SHARE of the
+   * Checkpoints under checkpointMemoryLimit when the WAL has reached OWN_CHECKPOINT_SHARE of the
    * threshold (or at all, with `always`), so DuckDB's own checkpoint at a commit, under the sync limit,
    * rarely has anything to do. Runs on the write queue. A fatal failure opens the file again.
    */
@@ -294,7 +362,7 @@ export class Warehouse {
   }
 
   private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
-    const release = await this.raiseMemory(MAINTENANCE_MEMORY_LIMIT);
+    const release = await this.raiseMemory(checkpointMemoryLimit(this.memoryLimit));
     try {
       await profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT'));
       this.checkpointed += 1;
@@ -382,16 +450,66 @@ export class Warehouse {
         return group.forEach((member) => member.reject(failed));
       }
       // After COMMIT the rows are in: committing again would count run totals twice.
-      if (group.length === 1 || committed) return group.forEach((member) => member.reject(error));
+      if (committed) return group.forEach((member) => member.reject(error));
+      if (group.length === 1) {
+        if (!isOutOfMemory(error)) return group[0].reject(error);
+        return this.commitInPieces(group[0], error).then(group[0].resolve, group[0].reject);
+      }
       for (const member of group) {
         try {
-          await this.commitGroup([member], () => undefined);
+          await this.commitGroup([member], () => undefined).catch((own: unknown) => {
+            if (!isOutOfMemory(own)) throw own;
+            return this.commitInPieces(member, own);
+          });
           member.resolve();
         } catch (own) {
           member.reject(own);
         }
       }
     }
+  }
+
+  /**
+   * A batch that ran out of buffer memory on its own, after a checkpoint freed what it could, commits
+   * in pieces from the rows it holds (never fetching its pages again): each table in its own
+   * transaction, a table's rows halved again while a piece still runs out, and the checkpoint, the
+   * run's records and the versioned tables (whose walk closes need the walk's whole stage) with the
+   * last piece. A crash between pieces leaves rows merged ahead of their checkpoint: the retry from
+   * that checkpoint merges the same rows again, which upserts and versions leave as they are. A piece
+   * that cannot be split further and still runs out stops the partition (CommitMemoryError).
+   */
+  private async commitInPieces(member: PendingCommit, cause: unknown): Promise<void> {
+    const rows = member.tables.reduce((n, t) => n + t.rows, 0);
+    this.options.onMemoryRelief?.(cause, 'in pieces');
+    const piece = async (tables: TableBatch[], records: boolean): Promise<void> => {
+      const part: PendingCommit = { ...member, tables, records };
+      try {
+        await this.commitGroup([part], () => undefined);
+      } catch (error) {
+        if (!isOutOfMemory(error)) throw error;
+        await this.relieveMemory(error);
+        const [batch] = tables;
+        if (tables.length === 1 && batch.rows >= 2 * MIN_PIECE_ROWS && batch.table.merge !== 'versions') {
+          const half = Math.ceil(batch.rows / 2);
+          const slice = (from: number, to: number): TableBatch => ({ table: batch.table, columns: batch.columns.map((c) => c.slice(from, to)), rows: to - from });
+          await piece([slice(0, half)], false);
+          return piece([slice(half, batch.rows)], records);
+        }
+        try {
+          return await this.commitGroup([part], () => undefined);
+        } catch (again) {
+          if (!isOutOfMemory(again)) throw again;
+          const first = (again instanceof Error ? again.message : String(again)).split('\n')[0];
+          throw new CommitMemoryError(
+            `${member.checkpoint.partitionId}: a batch of ${rows} rows does not fit the warehouse's buffer limit (warehouse.memoryLimit ${this.memoryLimit}) even committed table by table (${tables.map((t) => `${t.table.name}: ${t.rows} rows`).join(', ')}): raise warehouse.memoryLimit; the partition stops at its checkpoint (${first})`,
+            { cause: again },
+          );
+        }
+      }
+    };
+    const versioned = member.tables.filter((t) => t.table.merge === 'versions');
+    for (const batch of member.tables.filter((t) => t.table.merge !== 'versions' && t.rows > 0)) await piece([batch], false);
+    await piece(versioned, true);
   }
 
   private async commitGroup(group: PendingCommit[], onCommitted: () => void): Promise<void> {
@@ -420,21 +538,10 @@ export class Warehouse {
             // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-            // The merge marks the lake partitions of the staged rows no stored row equals (a page that
-            // lists old rows again as stored marks nothing); follow-up SQL reads those rows as {changed}.
-            const options = { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) };
-            const plan = mergeStatements(table, stage, options);
-            const moved = movedRowsMarkSql(table, stage, options.constrained || options.nullPrune);
-            const followUp = (files: string[] | undefined) =>
-              (files ?? []).map((file) =>
-                expandLakeKeys(sqlFile(file))
-                  .replaceAll('{stage}', ident(stage))
-                  .replaceAll('{changed}', plan.changed ?? ident(stage)),
-              );
-            const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(table.beforeMerge), ...plan.merge, ...followUp(table.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
+            const statements = tableMergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
             // An scd2 merge marks its batch.
             if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
-            await profiled(`merge:${table.merge}`, () => this.writer.run(statements.map((statement) => statement.trim().replace(/;$/, '')).join(';\n')));
+            await profiled(`merge:${table.merge}`, () => this.writer.run(statements.join(';\n')));
           }
         }
         if (table.merge === 'versions') {
@@ -460,7 +567,8 @@ export class Warehouse {
       if (seen.size) await this.writer.run(sqlFile('ops/recordWalkKeys.sql'), seen.params());
       const finished = group.filter((m) => m.walk && m.tables.some((b) => b.table.merge === 'versions')).map((m) => m.checkpoint);
       if (finished.length) await this.writer.run(sqlFile('ops/forgetWalkKeys.sql'), [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
-      for (const { walk } of group) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
+      const recorded = group.filter((m) => m.records !== false);
+      for (const { walk } of recorded) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
       if (marks.length) {
         await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),
@@ -469,7 +577,7 @@ export class Warehouse {
       }
       await this.fault('before-checkpoint');
       // Checkpoints, run records, finished walks and field records: one statement each for the whole group (commitRecords.ts).
-      for (const members of distinctPartitionRuns(group)) {
+      for (const members of distinctPartitionRuns(recorded)) {
         await profiled('checkpoint', () => this.runBound(checkpointsStatement(members, updatedAt)));
         const runs = members.flatMap(({ checkpoint: c, run }) => (run ? [{ run, partitionId: c.partitionId, stream: c.stream }] : []));
         if (runs.length) await profiled('runRecord', () => this.runBound(runRecordsStatement(runs)));
@@ -478,7 +586,7 @@ export class Warehouse {
         const fields = fieldsStatement(members);
         if (fields) await profiled('fields', () => this.runBound(fields));
       }
-      for (const { checkpoint, run } of group) {
+      for (const { checkpoint, run } of recorded) {
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
@@ -489,11 +597,12 @@ export class Warehouse {
       throw error;
     }
     const cache = await checkpoints;
+    const recorded = group.filter((m) => m.records !== false);
     if (this.fields) {
       const fields = await this.fields;
-      for (const { checkpoint, run } of group) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
+      for (const { checkpoint, run } of recorded) for (const [path, f] of run?.fields ?? []) addTo(fields, checkpoint.partitionId, path, f);
     }
-    for (const { checkpoint: c } of group) {
+    for (const { checkpoint: c } of recorded) {
       cache.set(c.partitionId, { partitionId: c.partitionId, stream: c.stream, pageToken: c.pageToken, cursor: structuredClone(c.cursor), rows: c.rows, pages: c.pages, complete: c.complete, updatedAt });
     }
     profileCommit(group.length);

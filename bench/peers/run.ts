@@ -20,15 +20,15 @@
  * on first use under ~/.cache/glacier-etl/peer-venv (dlt pinned below, from PyPI).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { stringify as toYaml } from 'yaml';
-import { BENCH_SIZE, fmt, processCpuSeconds, readStatusKb, startBenchSimulator, tempDir, UNLIMITED, USER_HZ, type BenchSimulator } from '../benchWorld.ts';
-import { configForWorld } from '../../cli/demoConfig.ts';
+import { fmt, processCpuSeconds, readStatusKb, startBenchSimulator, tempDir, UNLIMITED, type BenchSimulator } from '../benchWorld.ts';
+import { measure, treeSample, type Measured } from '../processTree.ts';
+import { bareWalk, COUNT_SQL, PEER_SEED, peerLists, peerSize, writePeerConfig, type ListJob } from './world.ts';
 import { DevServer, startDevArgs } from '../../worker/devServer.ts';
 import { freePort } from '../../worker/freePort.ts';
 import { temporalBinary } from '../../worker/temporalBinary.ts';
@@ -36,9 +36,6 @@ import { temporalBinary } from '../../worker/temporalBinary.ts';
 const DLT_REQUIREMENT = 'dlt[duckdb,parquet]==1.31.0';
 const RUNNERS = ['glacier-etl', 'glacier-etl-service', 'dlt-defaults', 'dlt-tuned'] as const;
 type RunnerName = (typeof RUNNERS)[number];
-/** Items glacier-etl loaded per list: one row per item in each list's main table. */
-const COUNT_SQL = `SELECT (SELECT count(*) FROM evm_blocks) AS "evm.blocks", (SELECT count(*) FROM evm_transactions) AS "evm.transactions",
-  (SELECT count(*) FROM pn_transactions) AS "pn.transactions", (SELECT count(*) FROM pn_validators) AS "pn.validators"`;
 
 const { values } = parseArgs({
   options: {
@@ -86,120 +83,7 @@ function ensureVenv(): string {
   return python;
 }
 
-/** One look at a process tree from /proc: its resident memory, and the CPU seconds so far of each descendant Temporal dev server. */
-function treeSample(root: number): { rssBytes: number; temporalCpu: Map<number, number> } {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  const temporal = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(name);
-      const ppid = Number(fields[1]);
-      rss.set(pid, Number(fields[21]) * 4096);
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'temporal') temporal.set(pid, (Number(fields[11]) + Number(fields[12])) / USER_HZ);
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  let rssBytes = 0;
-  const temporalCpu = new Map<number, number>();
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    rssBytes += rss.get(pid) ?? 0;
-    if (temporal.has(pid)) temporalCpu.set(pid, temporal.get(pid)!);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return { rssBytes, temporalCpu };
-}
-
-interface Measured {
-  seconds: number;
-  cpuSeconds: number;
-  /** CPU of the Temporal dev servers in the tree, as last sampled (every 100 ms) before they ended. */
-  temporalCpuSeconds: number;
-  peakRssMb: number;
-  stdout: string;
-}
-
-/** Runs a command under /usr/bin/time (CPU of the reaped tree) while sampling the tree's RSS. */
-function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', cmd, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peak = 0;
-    const temporalCpu = new Map<number, number>();
-    const sampler = setInterval(() => {
-      const sample = treeSample(child.pid!);
-      peak = Math.max(peak, sample.rssBytes);
-      for (const [pid, cpu] of sample.temporalCpu) temporalCpu.set(pid, cpu);
-    }, 100);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(sampler);
-      const seconds = (performance.now() - t0) / 1000;
-      const time = /TIME ([\d.]+) ([\d.]+)/.exec(stderr);
-      if (code !== 0 || !time) return reject(new Error(`${cmd} exited ${code}: ${stderr.trim().split('\n').slice(-40).join('\n')}`));
-      const temporalCpuSeconds = [...temporalCpu.values()].reduce((a, b) => a + b, 0);
-      resolve({ seconds, cpuSeconds: Number(time[1]) + Number(time[2]), temporalCpuSeconds, peakRssMb: peak / 2 ** 20, stdout });
-    });
-  });
-}
-
-/** The lists both runners load: path and list key on the simulator, and dlt's table. */
-interface ListJob {
-  list: string;
-  table: string;
-  path: string;
-  listKey: string;
-  params?: Record<string, number>;
-}
-
-/** Bare fetch + JSON.parse of every page of the lists, one walk per list, all lists at once: CPU of this process (the simulator runs in its own). */
-async function bareWalk(baseUrl: string, lists: ListJob[]): Promise<{ pages: number; seconds: number; cpuSeconds: number }> {
-  const t0 = performance.now();
-  const cpu = process.cpuUsage();
-  const pages = await Promise.all(
-    lists.map(async (l) => {
-      let n = 0;
-      let token: string | undefined;
-      do {
-        const extra = Object.entries(l.params ?? {}).map(([k, v]) => `&${k}=${v}`).join('');
-        const url = `${baseUrl}${l.path}?pageSize=100${extra}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
-        const page = JSON.parse(await (await fetch(url)).text()) as { nextPageToken?: string };
-        token = page.nextPageToken;
-        n++;
-      } while (token);
-      return n;
-    }),
-  );
-  const used = process.cpuUsage(cpu);
-  return { pages: pages.reduce((a, b) => a + b, 0), seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
-}
-
-/** The glacier-etl config of the four lists on a simulator, written under dir; returns the file. */
-function writeGlacierConfig(on: BenchSimulator, dir: string): string {
-  // The world's mainnet EVM chains, the P-chain, no address or node-id partitions; 6 partitions in
-  // flight and 6 requests, as `npm run bench` runs it.
-  const config = configForWorld(on.world, { baseUrl: on.baseUrl, metricsUrl: on.metricsUrl, dataDir: join(dir, 'data') });
-  config.streams = ['evm.blocks', 'evm.transactions', 'pn.transactions', 'pn.validators'];
-  config.networks = config.networks.map((n) => ({ ...n, chains: ['p-chain'], addresses: [], nodeIds: [] }));
-  config.partitionConcurrency = 6;
-  config.api.concurrency = 6;
-  config.api.pageSize = 100;
-  mkdirSync(dir, { recursive: true });
-  const configFile = join(dir, 'config.yaml');
-  writeFileSync(configFile, toYaml(config));
-  return configFile;
-}
+const writeGlacierConfig = writePeerConfig;
 
 const GLACIER_BIN = join(ROOT, 'bin', 'glacier-etl.js');
 const GLACIER_ENV = { LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '', GLACIER_DATA_DIR: '', GLACIER_API_KEY: '' };
@@ -288,7 +172,7 @@ async function printFloor(lists: ListJob[], items: number, tuned: { seconds: num
   const dir = join(work.dir, 'floor');
   mkdirSync(dir, { recursive: true });
   const server = await devServerAlone(dir);
-  const small = await startBenchSimulator({ seed: 7, size: sizeAt(FLOOR_SCALE * scale), rateLimits: UNLIMITED });
+  const small = await startBenchSimulator({ seed: PEER_SEED, size: sizeAt(FLOOR_SCALE * scale), rateLimits: UNLIMITED });
   let fixed: { measured: Measured; items: Record<string, number> };
   try {
     await bareWalk(small.baseUrl, lists); // the small world's simulator warm-up
@@ -313,12 +197,7 @@ async function printFloor(lists: ListJob[], items: number, tuned: { seconds: num
 }
 
 // --- the world and the lists ---------------------------------------------------------------------
-const sizeAt = (k: number) => ({
-  ...BENCH_SIZE,
-  evmBlocks: Math.round(10_000 * k),
-  pnTxsPerChain: Math.round(5_000 * k),
-  validators: Math.round(1_000 * k),
-});
+const sizeAt = peerSize;
 const size = sizeAt(scale);
 /** The floor's small world: the same lists at 2% of the size, so a glacier-etl run there is mostly its fixed cost. */
 const FLOOR_SCALE = 0.02;
@@ -326,19 +205,10 @@ const python = only.some((r) => r.startsWith('dlt')) ? ensureVenv() : '';
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('bench:peer runs the compiled CLI: run `npm run build` first');
 
 log(`world: ${fmt(size.evmBlocks)} EVM blocks, ${fmt(size.pnTxsPerChain)} primary-network transactions per chain, ${fmt(size.validators)} validators`);
-const sim = await startBenchSimulator({ seed: 7, size, rateLimits: UNLIMITED });
+const sim = await startBenchSimulator({ seed: PEER_SEED, size, rateLimits: UNLIMITED });
 const work = tempDir('peer');
 try {
-  const chains = sim.world.evm.chains.filter((c) => c.network === 'mainnet');
-  const lists: ListJob[] = [
-    ...chains.flatMap((c) => [
-      { list: 'evm.blocks', table: `evm_blocks_${c.chainId}`, path: `/v1/chains/${c.chainId}/blocks`, listKey: 'blocks' },
-      { list: 'evm.transactions', table: `evm_transactions_${c.chainId}`, path: `/v1/chains/${c.chainId}/transactions`, listKey: 'transactions' },
-    ]),
-    { list: 'pn.transactions', table: 'pn_transactions_p_chain', path: '/v1/networks/mainnet/blockchains/p-chain/transactions', listKey: 'transactions' },
-    // glacier-etl lists validators below 90% uptime too (the service's default filter drops them): the peer asks the same.
-    { list: 'pn.validators', table: 'pn_validators', path: '/v1/networks/mainnet/validators', listKey: 'validators', params: { minUptimePerformance: 0 } },
-  ];
+  const lists: ListJob[] = peerLists(sim);
   // Warm-up walk of every list (simulator caches, JIT), so the first runner does not pay for them.
   const warm = await bareWalk(sim.baseUrl, lists);
   log(`warm-up walk: ${fmt(warm.pages)} pages in ${fmt(warm.seconds, 1)} s`);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { demoSummaryLine } from '../demoSummary.ts';
 import { parseInAction } from '../parsers.ts';
 import type { SimulatorModule, WorldSizeName } from '../simulatorLoader.ts';
 
@@ -78,12 +79,13 @@ export function registerDemoCommand(program: Command): void {
           const problems = findings.filter((f) => !f.ok);
           const reportPath = join(dataDir, 'report.html');
           writeReport({ ...(await runOnWorker(session, reportWorkflow, 'glacier-report-demo', [])), verifyFindings: findings }, reportPath);
-          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          const elapsed = Date.now() - started;
+          // The server was launched before the session: its first launch may have installed the Temporal CLI (once per machine).
+          const setup = (await launched).installed;
           process.stdout.write(
             [
               '',
-              `demo: ${summary.done}/${summary.partitions} partitions, ${summary.rows} rows, ${summary.pages} pages in ${seconds}s` +
-                (summary.failed ? `, ${summary.failed} FAILED` : ''),
+              demoSummaryLine(summary, elapsed, setup),
               `warehouse: ${join(dataDir, 'warehouse.duckdb')}`,
               `lake:      ${join(dataDir, 'lake', 'catalog.sqlite')} (DuckLake, ${status.exported?.files ?? 0} files written; docs/schema.md, Reading the lake)`,
               `verify:    ${problems.length ? `${problems.length} problem(s)` : `no problems (${findings.length} checks)`}`,

@@ -82,7 +82,8 @@ describe('Data API client over HTTP (scripted server)', () => {
     const server = await serve((_req, res, i) => (i === 0 ? json(res, 429, { message: 'Too many requests' }, { 'retry-after': '1' }) : json(res, 200, blocksPage(1))));
     const client = createDataApiClient({ baseUrl: server.url, apiKeys: [KEY_A], concurrency: 4, ...fast });
     const first = client.api.evm.listBlocks({ chainId: '1' });
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the 429 has arrived by now
+    // Wait until the client has taken the 429 (a fixed sleep was a guess on a busy machine).
+    while (client.stats().rateLimited === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await Promise.all([first, ...Array.from({ length: 3 }, () => client.api.evm.listBlocks({ chainId: '1' }))]);
     const [rejectedAt, ...later] = server.received.map((r) => r.at);
     expect(later).toHaveLength(4);

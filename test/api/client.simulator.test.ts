@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiClient, endpoints, InvalidPageTokenError, NonRetryableApiError, QuotaExhaustedError } from '../../activities/api/index.ts';
 import { startSimulator, FAULT_KINDS, type Simulator } from '../../tools/simulator/index.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
+import { ManualClock } from '../helpers/manualClock.ts';
 import { truthOf, walkAll, type AnyList } from './helpers/walk.ts';
 
 const KEYS = ['sim-key-one-7f3a9c', 'sim-key-two-51be02', 'sim-key-three-c0ffee'];
@@ -139,20 +140,24 @@ describe('Data API client against the simulator', () => {
 
   it('surfaces QuotaExhaustedError with the reset time when the daily budget is spent', async () => {
     const dayMs = 3_600_000;
+    // The simulator's day stands still 30 minutes before its end (the test's clock), so no reset can
+    // fall inside the walk whatever the time of day or the machine's speed.
+    const clock = new ManualClock(Date.UTC(2026, 10, 1, 12, 30));
     const limited = await startSimulator({
       seed: 7,
       size: 'tiny',
       keys: [{ key: KEYS[0], tier: 'free' }],
       rateLimits: { budgets: { free: { perMinute: 100_000, perDay: 200 } }, dayMs },
+      clock: clock.now,
     });
     try {
-      // Waits up to 5 s happen inside (e.g. the day rolling over mid-test); longer ones throw.
+      // Waits up to 5 s happen inside; longer ones throw.
       const client = createDataApiClient({ baseUrl: limited.baseUrl, apiKeys: [KEYS[0]], shareRateLimiter: false, maxQuotaWaitMs: 5000 });
       const error = await walkAll(client, endpoints.evm.listBlocks, { chainId: '43114', pageSize: 1 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(QuotaExhaustedError);
+      // The client's reset time is its own clock plus the 429's retry-after (the 30 minutes left).
       const resetAt = (error as QuotaExhaustedError).resetAt.getTime();
-      const dayEnd = (Math.floor(Date.now() / dayMs) + 1) * dayMs;
-      expect(Math.abs(resetAt - dayEnd)).toBeLessThan(2000);
+      expect(Math.abs(resetAt - (Date.now() + 30 * 60_000))).toBeLessThan(2000);
       // Each day's 200 CU buys 20 blocks requests of 10 CU; one 429 told us, nothing was sent after it.
       expect(limited.stats().byStatus[200] % 20).toBe(0);
       expect(limited.stats().byStatus[429]).toBe(1);

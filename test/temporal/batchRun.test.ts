@@ -8,7 +8,7 @@ import { capturedLogger } from '../helpers/silentLogger.ts';
  * The batch loop of one syncBatch activity call, on a scripted sync port: when it stops (done,
  * time budget, abort), and what an error after committed batches does.
  */
-function scripted(pagesPerBatch: number[], options: { failAt?: number; batchMs?: number } = {}) {
+function scripted(pagesPerBatch: number[], options: { failAt?: number; onBatch?: (call: number) => void } = {}) {
   let call = 0;
   let pages = 0;
   const checkpoint = (): CheckpointView => ({ partitionId: 'p', stream: 'evm.blocks', pageToken: null, cursor: {}, rows: pages * 10, pages, complete: call >= pagesPerBatch.length, updatedAt: '' });
@@ -16,7 +16,7 @@ function scripted(pagesPerBatch: number[], options: { failAt?: number; batchMs?:
     planPartitions: async () => [],
     readCheckpoint: async () => checkpoint(),
     async syncBatch(): Promise<BatchResult> {
-      if (options.batchMs) await new Promise((r) => setTimeout(r, options.batchMs));
+      options.onBatch?.(call + 1);
       if (call === options.failAt) {
         call += 1;
         throw new Error(`batch ${call} failed`);
@@ -43,8 +43,10 @@ describe('runBatches', () => {
   });
 
   it('stops at the first batch boundary past the budget', async () => {
-    const s = scripted([2, 2, 2, 2, 2, 2], { batchMs: 30 });
-    const r = await runBatches(s.sync, { ...input, continueForMs: 50 }, hooks());
+    // A clock the batches move: 30 ms each, so the 50 ms budget is past after the second.
+    let clock = 0;
+    const s = scripted([2, 2, 2, 2, 2, 2], { onBatch: () => (clock += 30) });
+    const r = await runBatches(s.sync, { ...input, continueForMs: 50 }, { ...hooks(), now: () => clock });
     expect(r.done).toBe(false);
     expect(s.calls()).toBe(2);
     expect(r.pages).toBe(4);
@@ -57,9 +59,9 @@ describe('runBatches', () => {
   });
 
   it('stops after the batch in hand when aborted', async () => {
-    const s = scripted([2, 2, 2, 2], { batchMs: 20 });
+    // Aborted while the second batch is in hand: that batch ends, no third starts.
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 30);
+    const s = scripted([2, 2, 2, 2], { onBatch: (call) => call === 2 && stop.abort() });
     const r = await runBatches(s.sync, { ...input, continueForMs: 60_000 }, hooks([], stop.signal));
     expect(r.done).toBe(false);
     expect(s.calls()).toBe(2);

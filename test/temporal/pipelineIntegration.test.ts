@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
-import { pipelineWorkflow } from '../../workflows/pipeline.ts';
+import { pipelineStatusQuery, pipelineWorkflow } from '../../workflows/pipeline.ts';
 import { compareWithTruth } from '../helpers/truthTables.ts';
-import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
+import { FIXED_NOW, startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
+import { ManualClock } from '../helpers/manualClock.ts';
 import type { PipelineStatus } from '../../workflows/pipeline.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 
@@ -106,28 +107,60 @@ describe('quota exhaustion', () => {
   let h: PipelineHarness;
   afterAll(async () => h?.close());
 
+  // The simulator's clock stands still one second before the end of its (24 h) day, so every 429 says
+  // "retry in 1 s", but the daily quota resets only when the test moves the clock to the next day,
+  // which it does after it has seen a partition start a durable timer. On any machine, however busy,
+  // the reset comes after the sleep, never before it.
+  const DAY_MS = 86_400_000;
+  const lastSecondOfDay = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * DAY_MS - 1000;
+
+  /** Timers started so far by the run's partition workflows (0 before the run or a child exists). */
+  async function timersStarted(pipelineId: string): Promise<number> {
+    const status = await h.tw.client.workflow.getHandle(pipelineId).query(pipelineStatusQuery).catch(() => undefined);
+    let timers = 0;
+    for (const p of status?.partitions ?? []) {
+      if (p.state === 'pending' || p.via === 'sweep') continue;
+      const history = await h.tw.client.workflow.getHandle(p.workflowId).fetchHistory().catch(() => undefined);
+      timers += history?.events?.filter((e) => e.timerStartedEventAttributes).length ?? 0;
+    }
+    return timers;
+  }
+
   it('pauses the partition durably until the quota resets and resumes without losing rows', async () => {
+    const clock = new ManualClock(lastSecondOfDay(FIXED_NOW));
     h = await startPipelineHarness({
-      sim: { clock: Date.now, rateLimits: { budgets: { none: { perMinute: 1_000_000, perDay: 60 } }, dayMs: 4000 } },
+      sim: { clock: clock.now, rateLimits: { budgets: { none: { perMinute: 1_000_000, perDay: 60 } } } },
       edit: (c) => {
         c.streams = ['evm.blocks'];
         c.api.tier = 'none';
-        // Every quota wait leaves the activity (none is waited in-process): with 500 ms, a 429 that
-        // came within 500 ms of the 4 s day's reset was waited inside the request, and the run then
-        // had no durable timer to show (a timing flake, about one run in eight).
+        // Every quota wait leaves the activity (none is waited in-process), so each 429 of a spent
+        // day ends in a durable timer.
         c.api.maxQuotaWaitMs = 0;
       },
     });
     const partitions = await h.runtime.deps.sync!.planPartitions({});
-    const status = await h.run({ mode: 'backfill' });
+    const pipelineId = `pipeline-quota-${h.tw.taskQueue}`;
+    let finished = false;
+    const run = h.run({ mode: 'backfill' }, pipelineId).finally(() => (finished = true));
+    // The day keeper: each new timer is a partition asleep on a spent day; end that day.
+    let seen = 0;
+    let resets = 0;
+    while (!finished) {
+      const timers = await timersStarted(pipelineId);
+      if (timers > seen) {
+        seen = timers;
+        clock.set(lastSecondOfDay(clock.now() + DAY_MS));
+        resets++;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const status = await run;
     expect(status.partitions.every((p) => p.state === 'done')).toBe(true);
     await expectEqualsTruth(h, status, partitions);
-    // At least one partition slept on a durable timer through the reset.
-    let timers = 0;
-    for (const p of status.partitions) {
-      const history = await h.tw.client.workflow.getHandle(p.workflowId).fetchHistory();
-      timers += history.events?.filter((e) => e.timerStartedEventAttributes).length ?? 0;
-    }
-    expect(timers, JSON.stringify(h.sim.stats().byStatus)).toBeGreaterThan(0);
+    // At least one partition slept on a durable timer through a reset, and every reset came after one.
+    const byStatus = JSON.stringify(h.sim.stats().byStatus);
+    expect(resets, byStatus).toBeGreaterThan(0);
+    expect(await timersStarted(pipelineId), byStatus).toBeGreaterThanOrEqual(resets);
+    expect(h.sim.stats().byStatus[429], byStatus).toBeGreaterThanOrEqual(resets);
   });
 });

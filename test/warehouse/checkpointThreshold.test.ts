@@ -21,9 +21,11 @@ async function settings(options: Parameters<typeof openWarehouse>[1]): Promise<{
 }
 
 describe('checkpoint threshold', () => {
-  it('is a quarter of the memory limit by default, never below DuckDB’s own 16 MiB (the 64MB default gets that)', async () => {
+  it('is a quarter of the memory limit by default, never below DuckDB’s own 16 MiB (a 64MB limit gets that)', async () => {
     const atDefault = await settings({});
-    expect(atDefault.threshold).toBe(16 * 2 ** 20);
+    expect(atDefault.threshold / atDefault.limit).toBeCloseTo(0.25, 2);
+    const atLess = await settings({ memoryLimit: '32MB' });
+    expect(atLess.threshold).toBe(16 * 2 ** 20);
     const atMore = await settings({ memoryLimit: '256MB' });
     expect(atMore.threshold / atMore.limit).toBeCloseTo(0.25, 2);
   });

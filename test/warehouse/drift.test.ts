@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../activities/api/losslessJson.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
-import { DRIFT_CHAIN, DRIFT_TX_TYPE, DRIFT_TYPE_CHAIN, DRIFT_VALIDATION_STATUS } from '../../tools/simulator/http/drift.ts';
+import { DRIFT_CHAIN, DRIFT_ENUM_VALUES, DRIFT_PAUSED_STATUS, DRIFT_TX_TYPE, DRIFT_TYPE_CHAIN, DRIFT_VALIDATION_STATUS } from '../../tools/simulator/http/drift.ts';
 import { compareWithTruth } from '../helpers/truthTables.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { validateConfig } from '../../worker/config.ts';
@@ -152,8 +152,18 @@ describe('schema drift under a running pipeline', () => {
     expected.add(`chains new_chain ${DRIFT_CHAIN.chainId}`);
     expected.add(`pn.transactions new_enum_value txType=${DRIFT_TX_TYPE}`);
     expected.add(`pn.validators new_enum_value validationStatus=${DRIFT_VALIDATION_STATUS}`);
-    // Nested objects of the primary-network items that gained driftNested (the first nested object of each item).
-    for (const d of drift) if (d.path.endsWith('.driftNested') && d.stream.startsWith('pn.')) expected.add(`${d.stream} ${d.kind} ${d.path}`);
+    expected.add(`pn.validators new_enum_value validationStatus=${DRIFT_PAUSED_STATUS}`);
+    for (const d of drift) {
+      // Nested objects of the primary-network items that gained driftNested (the first nested object of each item).
+      if (d.kind === 'new_field' && d.path.endsWith('.driftNested') && d.stream.startsWith('pn.')) expected.add(`${d.stream} ${d.kind} ${d.path}`);
+      // Entries of lists inside items (driftEntry).
+      if (d.kind === 'new_field' && d.path.endsWith('[].driftEntry')) expected.add(`${d.stream} ${d.kind} ${d.path}`);
+      // The new value of an enumeration, wherever the field sits.
+      const [field, value] = d.path.split('=');
+      if (d.kind === 'new_enum_value' && DRIFT_ENUM_VALUES[field.slice(field.lastIndexOf('.') + 1)] === value) expected.add(`${d.stream} ${d.kind} ${d.path}`);
+    }
+    expect(drift.some((d) => d.kind === 'new_field' && d.path.endsWith('[].driftEntry'))).toBe(true);
+    expect(drift.some((d) => d.kind === 'new_enum_value' && d.path.startsWith('method.callType='))).toBe(true);
     expect(seen).toEqual([...expected].sort());
     for (const d of drift) expect(d.kind === 'missing_field' || d.sample !== null, `${d.stream} ${d.path} has a sample`).toBe(true);
   });
@@ -270,6 +280,8 @@ describe('schema drift and derived rows', () => {
         const p = (sim.world.describe().primary as Record<string, { addresses: string[] }>).mainnet;
         return { streams: ['pn.transactions', 'pn.utxos'], networks: [{ network: 'mainnet', chains: ['p-chain', 'x-chain'], addresses: p.addresses.slice(0, 4) }] };
       },
+      // The API's own page sizes: the 'small' world's P-chain in a quarter of the harness's pages.
+      pageSize: null,
     });
     try {
       expect([...(await run(h, 'backfill', 'r1')).failed]).toEqual([]);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataApiClient } from '../../activities/api/index.ts';
-import { createSyncCore, type SyncCore } from '../../activities/sync/index.ts';
+import { createSyncCore, type SyncCore, type SyncCoreDeps } from '../../activities/sync/index.ts';
 import type { BatchInput, PartitionSpec } from '../../activities/sync/types.ts';
-import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
+import { openWarehouse, type OpenOptions, type Warehouse } from '../../activities/warehouse/index.ts';
 import type { DataApiClient } from '../../activities/api/index.ts';
 import { expect } from 'vitest';
 import { compareWithTruth } from '../helpers/truthTables.ts';
@@ -24,7 +24,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>>; pageSize?: number | null }): Promise<Harness> {
+export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>>; pageSize?: number | null; warehouse?: OpenOptions; core?: Pick<SyncCoreDeps, 'cellBudget' | 'commitMaxCells'> }): Promise<Harness> {
   const sim = await startSimulator({ seed: 7, size: 'tiny', ...options.sim });
   const dir = mkdtempSync(join(tmpdir(), 'glacier-wh-'));
   const raw = { dataDir: dir, ...(await options.config(sim)), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, tier: 'pro', ...(options.pageSize === null ? {} : { pageSize: options.pageSize ?? 25 }) } };
@@ -39,8 +39,8 @@ export async function startHarness(options: { sim?: SimulatorOptions; config: (s
     // The simulator runs without rate limits here; keep the client-side limiter out of the way too.
     rateLimitOverride: { perWindow: 1e9, perDay: 1e12, metrics: { perWindow: 1e9, perDay: 1e12 } },
   });
-  const warehouse = await openWarehouse(join(dir, 'warehouse.duckdb'));
-  const core = createSyncCore({ client, warehouse, config, logger });
+  const warehouse = await openWarehouse(join(dir, 'warehouse.duckdb'), options.warehouse);
+  const core = createSyncCore({ client, warehouse, config, logger, ...options.core });
   return {
     sim,
     dir,

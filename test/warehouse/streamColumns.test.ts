@@ -25,7 +25,7 @@ describe('stream declarations', () => {
     expect(() => defineTable<Block>({ name: 't', comment: 'c', columns: [varchar('a', (b) => b.chainId), varchar('a', (b) => b.blockHash)], primaryKey: ['a'], merge: 'upsert', export: { partitionBy: [] } })).toThrow(
       'declared twice',
     );
-    // Every table ends with _extra: the fields no column maps (docs/drift.md).
+    // Every table has _extra after its columns: the fields no column maps (docs/drift.md).
     expect(table(['chain_id']).columns.map((c) => c.name)).toEqual(['chain_id', '_extra']);
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { installActionOf } from '../../worker/temporalBinary.ts';
 
 /**
  * scripts/install-temporal.sh on a machine without the CLI: it must say what it builds and report
@@ -62,6 +63,8 @@ describe('install-temporal.sh', () => {
     const again = await install(bin, tools);
     expect(again.stdout.trim()).toBe(dest);
     expect(again.stderr).toBe('');
+    // What the demo's summary reports as one-time setup (worker/temporalBinary.ts reads the messages).
+    expect([installActionOf(r.stderr), installActionOf(again.stderr)]).toEqual(['built', undefined]);
   });
 
   it('a failed build ends non-zero with the tail of go\'s output', async () => {

@@ -101,6 +101,11 @@ describe('worker metrics (a real `glacier-etl worker` process, scraped during a 
     expect(last).toMatch(/^glacier_head_lag\{stream="evm\.blocks",partition="evm\.blocks\/[^"]+"\} 0$/m);
     // Temporal's own SDK metrics, from its Runtime, on the same page.
     expect(last).toContain('glacier_temporal_sdk_metrics_up 1');
+    // DuckDB's buffer by tag, bounded by the limit in force (the default 128MB between checkpoints).
+    expect(total(last, 'glacier_duckdb_memory_limit_bytes')).toBe(128_000_000);
+    expect(total(last, 'glacier_duckdb_memory_bytes')).toBeGreaterThan(0);
+    expect(total(last, 'glacier_duckdb_memory_bytes')).toBeLessThanOrEqual(128_000_000);
+    expect(last).toMatch(/^glacier_duckdb_memory_bytes\{tag="[A-Z_]+"\} \d+/m);
     expect(last).toMatch(/^temporal_\w+/m);
 
     // The counter agrees with the warehouse's own bookkeeping (read after the worker releases the file).

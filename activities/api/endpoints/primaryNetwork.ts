@@ -1,4 +1,5 @@
 import { CU, commaList, defineEndpoint, defineList, seg, type PageParams } from '../endpoint.ts';
+import type { ENUMERATIONS } from '../schemas/enumerations.ts';
 import {
   BalancesResponse,
   HistoricalRewardsPage,
@@ -107,7 +108,8 @@ export interface ValidatorsQuery extends PageParams {
   nodeIds?: AddressList;
   sortBy?: 'blockIndex' | 'delegationCapacity' | 'timeRemaining' | 'delegationFee' | 'uptimePerformance';
   sortOrder?: SortOrder;
-  validationStatus?: 'completed' | 'active' | 'pending' | 'removed';
+  /** A filter by the enumeration's known values (a new status cannot be asked for until it is declared). */
+  validationStatus?: (typeof ENUMERATIONS.validationStatus)[number];
   minDelegationCapacity?: string;
   maxDelegationCapacity?: string;
   minTimeRemaining?: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal, enumString, integer, opt, strings } from './fields.ts';
+import { decimal, enumOf, integer, opt, strings } from './fields.ts';
 
 /** Error body. `message` is a string or, on the public service, an array of strings. */
 export const ErrorBody = z.looseObject({
@@ -20,7 +20,7 @@ export const AssetAmount = z.looseObject({
   name: opt(z.string()),
   symbol: opt(z.string()),
   denomination: opt(integer),
-  type: opt(enumString),
+  type: opt(enumOf('assetType')),
   amount: opt(decimal),
 });
 export type AssetAmount = z.infer<typeof AssetAmount>;
@@ -28,7 +28,7 @@ export type AssetAmount = z.infer<typeof AssetAmount>;
 export const BalanceAmount = AssetAmount.extend({ utxoCount: opt(integer) });
 export type BalanceAmount = z.infer<typeof BalanceAmount>;
 
-export const AtomicMemoryBalanceAmount = BalanceAmount.extend({ sharedWithChainId: opt(z.string()), status: opt(enumString) });
+export const AtomicMemoryBalanceAmount = BalanceAmount.extend({ sharedWithChainId: opt(z.string()), status: opt(z.string()) });
 export type AtomicMemoryBalanceAmount = z.infer<typeof AtomicMemoryBalanceAmount>;
 
 export const RewardAmount = AssetAmount.extend({ historicalPrice: opt(Money) });

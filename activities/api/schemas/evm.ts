@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EvmAddressInfo, Money, NativeTokenBalance, pageToken } from './common.ts';
-import { boolean, decimal, enumString, integer, opt } from './fields.ts';
+import { boolean, decimal, enumOf, integer, opt } from './fields.ts';
 
 /** EVM-chain resources. uint256 quantities stay decimal strings: never rounded, never numbers. */
 
@@ -10,7 +10,7 @@ export const Erc20Token = z.looseObject({
   symbol: opt(z.string()),
   decimals: opt(integer),
   logoUri: opt(z.string()),
-  ercType: opt(enumString),
+  ercType: opt(enumOf('ercType')),
   price: opt(Money),
 });
 export type Erc20Token = z.infer<typeof Erc20Token>;
@@ -20,12 +20,12 @@ export const Erc20TokenBalance = Erc20Token.extend({
   balance: opt(decimal),
   balanceValue: opt(Money),
   /** Malicious | Benign | null. */
-  tokenReputation: opt(enumString),
+  tokenReputation: opt(enumOf('tokenReputation')),
 });
 export type Erc20TokenBalance = z.infer<typeof Erc20TokenBalance>;
 
 export const NftMetadata = z.looseObject({
-  indexStatus: opt(enumString),
+  indexStatus: opt(enumOf('nftIndexStatus')),
   metadataLastUpdatedTimestamp: opt(integer),
   name: opt(z.string()),
   symbol: opt(z.string()),
@@ -45,7 +45,7 @@ export const Erc721Token = z.looseObject({
   tokenId: z.string(),
   name: opt(z.string()),
   symbol: opt(z.string()),
-  ercType: opt(enumString),
+  ercType: opt(enumOf('ercType')),
   tokenUri: opt(z.string()),
   metadata: opt(NftMetadata),
   ownerAddress: opt(z.string()),
@@ -55,7 +55,7 @@ export type Erc721Token = z.infer<typeof Erc721Token>;
 export const Erc1155Token = z.looseObject({
   address: z.string(),
   tokenId: z.string(),
-  ercType: opt(enumString),
+  ercType: opt(enumOf('ercType')),
   tokenUri: opt(z.string()),
   metadata: opt(NftMetadata),
 });
@@ -74,7 +74,7 @@ export const NativeTransaction = z.looseObject({
   blockHash: opt(z.string()),
   chainId: opt(z.string()),
   blockIndex: opt(integer),
-  txStatus: opt(enumString),
+  txStatus: opt(z.string()),
   txType: opt(integer),
   gasLimit: opt(decimal),
   gasUsed: opt(decimal),
@@ -82,7 +82,7 @@ export const NativeTransaction = z.looseObject({
   nonce: opt(decimal),
   from: opt(EvmAddressInfo),
   to: opt(EvmAddressInfo),
-  method: opt(z.looseObject({ callType: opt(enumString), methodHash: opt(z.string()), methodName: opt(z.string()) })),
+  method: opt(z.looseObject({ callType: opt(enumOf('callType')), methodHash: opt(z.string()), methodName: opt(z.string()) })),
   value: opt(decimal),
 });
 export type NativeTransaction = z.infer<typeof NativeTransaction>;
@@ -124,7 +124,7 @@ export type Erc1155TransferDetail = z.infer<typeof Erc1155TransferDetail>;
 export const InternalTransaction = z.looseObject({
   from: opt(EvmAddressInfo),
   to: opt(EvmAddressInfo),
-  internalTxType: opt(enumString),
+  internalTxType: opt(enumOf('internalTxType')),
   value: opt(decimal),
   isReverted: opt(boolean),
   gasUsed: opt(decimal),
@@ -143,7 +143,7 @@ export type NetworkTokenDetails = z.infer<typeof NetworkTokenDetails>;
 
 export const TeleporterMessageInfo = z.looseObject({
   teleporterMessageId: opt(z.string()),
-  direction: opt(enumString),
+  direction: opt(enumOf('teleporterDirection')),
   sourceChainId: opt(z.string()),
   destinationChainId: opt(z.string()),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENUMERATIONS, type EnumerationName } from './enumerations.ts';
 
 /**
  * Field builders shared by every schema. The public service is lenient and varies by chain, so the
@@ -55,16 +56,16 @@ export const number = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE]
 /** A boolean, also accepted as "true"/"false" text. */
 export const boolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);
 
-/** An enum-typed field: any string is accepted and stored as-is (known values are documentation). */
-export const enumString = z.string();
-
 /** The values an enum field is known to take (drift detection: a value outside is stored as sent and recorded). */
 const knownValues = new WeakMap<z.ZodType, ReadonlySet<string>>();
 
-/** An enum field with its known values: still any string (a new value never fails validation), but one outside `values` is reported as drift. */
-export function enumOf(values: readonly string[]): z.ZodString {
+/**
+ * A field typed by one of the interface's enumerations (enumerations.ts): still any string (a new
+ * value never fails validation), but one outside the enumeration's known values is reported as drift.
+ */
+export function enumOf(name: EnumerationName): z.ZodString {
   const schema = z.string();
-  knownValues.set(schema, new Set(values));
+  knownValues.set(schema, new Set(ENUMERATIONS[name]));
   return schema;
 }
 

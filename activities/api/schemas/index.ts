@@ -4,4 +4,5 @@ export * from './primaryNetwork.ts';
 export * from './evm.ts';
 export * from './metrics.ts';
 export * from './signatureAggregation.ts';
-export { decimal, integer, number, boolean, enumString } from './fields.ts';
+export { decimal, integer, number, boolean } from './fields.ts';
+export { ENUMERATIONS, type EnumerationName } from './enumerations.ts';

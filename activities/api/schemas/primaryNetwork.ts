@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { AssetAmount, AtomicMemoryBalanceAmount, BalanceAmount, BlsCredentials, ChainInfo, RewardAmount, pageToken } from './common.ts';
-import { boolean, decimal, enumOf, enumString, integer, number, opt, strings } from './fields.ts';
-
-/** PrimaryNetworkTxType values known to this release (the L1 ones included); others are stored as sent and reported as drift. */
-export const PRIMARY_NETWORK_TX_TYPES = [
-  'AddValidatorTx', 'AddDelegatorTx', 'AddPermissionlessValidatorTx', 'AddPermissionlessDelegatorTx', 'AddSubnetValidatorTx', 'RemoveSubnetValidatorTx',
-  'RewardValidatorTx', 'CreateChainTx', 'CreateSubnetTx', 'ImportTx', 'ExportTx', 'AdvanceTimeTx', 'BaseTx', 'TransformSubnetTx', 'TransferSubnetOwnershipTx',
-  'ConvertSubnetToL1Tx', 'RegisterL1ValidatorTx', 'SetL1ValidatorWeightTx', 'IncreaseL1ValidatorBalanceTx', 'DisableL1ValidatorTx', 'CreateAssetTx', 'OperationTx', 'UNKNOWN',
-] as const;
-
-/** Validation statuses known to this release. */
-export const VALIDATION_STATUSES = ['completed', 'active', 'pending', 'removed'] as const;
+import { boolean, decimal, enumOf, integer, number, opt, strings } from './fields.ts';
 
 /**
  * Primary-network resources. One schema per resource covers the P-, X- and C-chain variants of the
@@ -33,7 +23,7 @@ export const Utxo = z.looseObject({
   consumingBlockTimestamp: opt(integer),
   platformLocktime: opt(integer),
   outputIndex: opt(integer),
-  rewardType: opt(enumString),
+  rewardType: opt(enumOf('rewardType')),
   stakeableLocktime: opt(integer),
   staked: opt(boolean),
   threshold: opt(integer),
@@ -41,7 +31,7 @@ export const Utxo = z.looseObject({
   utxoEndTimestamp: opt(integer),
   utxoStartTimestamp: opt(integer),
   /** P-chain: STAKE/TRANSFER; X-chain: lowercase (transfer, mint, ...). Stored as sent. */
-  utxoType: opt(enumString),
+  utxoType: opt(enumOf('utxoType')),
   // Generic Utxo (X- and C-chain) fields; the row mapping fills the P-chain columns from them too.
   creationTxHash: opt(z.string()),
   consumingTxTimestamp: opt(integer),
@@ -111,7 +101,7 @@ export type GenesisData = z.infer<typeof GenesisData>;
 export const PrimaryNetworkTransaction = z.looseObject({
   txHash: z.string(),
   /** PrimaryNetworkTxType; values outside the known list are stored as sent. */
-  txType: opt(enumOf(PRIMARY_NETWORK_TX_TYPES)),
+  txType: opt(enumOf('primaryNetworkTxType')),
   blockTimestamp: opt(integer),
   blockNumber: opt(decimal),
   blockHash: opt(z.string()),
@@ -140,7 +130,7 @@ export const PrimaryNetworkTransaction = z.looseObject({
   /** genesisData: an EVM genesis object, or an encoded string for a chain of another VM. */
   blockchainInfo: opt(z.looseObject({ chainName: opt(z.string()), vmId: opt(z.string()), genesisData: opt(z.union([GenesisData, z.string()])) })),
   // X-chain (linear and non-linear) and C-chain atomic variant fields.
-  chainFormat: opt(z.string()),
+  chainFormat: opt(enumOf('xChainFormat')),
   timestamp: opt(integer),
   blockHeight: opt(decimal),
   vertices: opt(z.array(z.looseObject({ hash: opt(z.string()), height: opt(integer), timestamp: opt(integer) }))),
@@ -194,7 +184,7 @@ export const Validator = z.looseObject({
   endTimestamp: opt(integer),
   blsCredentials: opt(BlsCredentials),
   /** completed | active | pending | removed (other values stored as sent). */
-  validationStatus: opt(enumOf(VALIDATION_STATUSES)),
+  validationStatus: opt(enumOf('validationStatus')),
   // active and completed
   delegatorCount: opt(integer),
   amountDelegated: opt(decimal),
@@ -229,7 +219,7 @@ const rewardedStake = {
   nodeId: opt(z.string()),
   startTimestamp: opt(integer),
   endTimestamp: opt(integer),
-  rewardType: opt(enumString),
+  rewardType: opt(enumOf('rewardType')),
 };
 
 export const HistoricalReward = z.looseObject({

@@ -1,13 +1,19 @@
-import type { NativeTokenBalance } from '../../api/schemas/index.ts';
+import { z } from 'zod';
+import { NativeTokenBalance } from '../../api/schemas/index.ts';
 import { defineTable, integer, money, snapshotAt, uint256, varchar } from '../columns.ts';
 import { fromPage, type TableSource } from '../streamDef.ts';
 import { chainColumn } from './evmTransactions.ts';
 
-/** A native balance and the address it belongs to. */
-export interface NativeBalanceEntry {
-  address: string;
-  balance: NativeTokenBalance;
-}
+/**
+ * A native balance as sent, and the address it belongs to (which the response does not name): the
+ * row's source, so its unmapped fields sit at the same paths whichever endpoint sent it (a get of it,
+ * or an ERC balance page beside its list), and the two write the same row.
+ */
+export const NativeBalanceEntry = NativeTokenBalance.extend({ address: z.string() });
+export type NativeBalanceEntry = z.infer<typeof NativeBalanceEntry>;
+
+/** The row's source of a native balance sent for `address`. */
+export const nativeBalanceEntry = (balance: object, address: string): NativeBalanceEntry => ({ ...(balance as NativeTokenBalance), address });
 
 export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
   name: 'evm_native_balances',
@@ -17,14 +23,14 @@ export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
     chainColumn('the partition chain'),
     varchar('address', (e) => e.address),
     snapshotAt('snapshot_at'),
-    varchar('token_chain_id', (e) => e.balance.chainId, 'nativeTokenBalance.chainId'),
-    varchar('name', (e) => e.balance.name),
-    varchar('symbol', (e) => e.balance.symbol),
-    integer('decimals', (e) => e.balance.decimals),
-    varchar('logo_uri', (e) => e.balance.logoUri),
-    money('price', (e) => e.balance.price),
-    uint256('balance', (e) => e.balance.balance, 'wei'),
-    money('balance_value', (e) => e.balance.balanceValue),
+    varchar('token_chain_id', (e) => e.chainId, 'nativeTokenBalance.chainId'),
+    varchar('name', (e) => e.name),
+    varchar('symbol', (e) => e.symbol),
+    integer('decimals', (e) => e.decimals),
+    varchar('logo_uri', (e) => e.logoUri),
+    money('price', (e) => e.price),
+    uint256('balance', (e) => e.balance, 'wei'),
+    money('balance_value', (e) => e.balanceValue),
   ],
   primaryKey: ['chain_id', 'address', 'snapshot_at'],
   merge: 'versions',
@@ -37,11 +43,7 @@ export const evmNativeBalancesTable = defineTable<NativeBalanceEntry>({
   export: { partitionBy: ['chain_id'], dateFrom: 'snapshot_at' },
 });
 
-/** The nativeTokenBalance an ERC balance page carries beside its list: a row for the partition's address. */
+/** The nativeTokenBalance an ERC balance page carries beside its list (its schemas declare it): a row for the partition's address. */
 export function nativeBalanceBeside<T>(): TableSource<T> {
-  return fromPage<T, NativeBalanceEntry>(evmNativeBalancesTable, (page, x) => {
-    // The ERC balance pages' schemas declare it (Erc20BalancesPage and its twins).
-    const native = (page.response as { nativeTokenBalance?: NativeTokenBalance | null } | undefined)?.nativeTokenBalance;
-    return native ? [{ address: String(x.partition.params.address), balance: native }] : [];
-  });
+  return fromPage<T, NativeBalanceEntry>(evmNativeBalancesTable, { key: 'nativeTokenBalance', schema: NativeBalanceEntry, entry: (v, x) => nativeBalanceEntry(v, String(x.partition.params.address)) });
 }

@@ -110,7 +110,7 @@ describe('upgrade in flight: previous release -> current code', () => {
     base.temporal.taskQueue = `upgrade-${process.pid}`;
     configPath = join(work, 'config.yaml');
     // The file a 0.1.0 user wrote: without the keys later releases added (0.1.0 refuses unknown keys).
-    const { schemaContracts: _contracts, warehouse: { runRecordsDays: _days, ...warehouse0 }, ...released } = base as typeof base & { schemaContracts?: unknown; warehouse: { runRecordsDays?: unknown } };
+    const { schemaContracts: _contracts, lake: _lake, warehouse: { runRecordsDays: _days, ...warehouse0 }, ...released } = base as typeof base & { schemaContracts?: unknown; lake?: unknown; warehouse: { runRecordsDays?: unknown } };
     writeFileSync(configPath, toYaml({ ...released, warehouse: warehouse0 }));
     config = resolveConfig(base, {});
     server = await new DevServer({ dataDir: join(work, 'data', 'temporal'), headless: true }).start();

@@ -21,6 +21,18 @@ export function previousRelease(changelog = readFileSync(join(REPO, 'CHANGELOG.m
   throw new Error('CHANGELOG.md names no released version');
 }
 
+/**
+ * The warehouse schema version a release's tree writes: its `WAREHOUSE_SCHEMA_VERSION`, or 1 for a
+ * release that recorded none (0.1.0, whose tree has no schemaVersion.ts).
+ */
+export function releaseSchemaVersion(dir: string): number {
+  const file = join(dir, 'activities', 'warehouse', 'schemaVersion.ts');
+  if (!existsSync(file)) return 1;
+  const version = /export const WAREHOUSE_SCHEMA_VERSION = (\d+);/.exec(readFileSync(file, 'utf8'))?.[1];
+  if (!version) throw new Error(`${file}: no WAREHOUSE_SCHEMA_VERSION`);
+  return Number(version);
+}
+
 export interface BuiltRelease {
   version: string;
   commit: string;

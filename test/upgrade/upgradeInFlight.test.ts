@@ -165,7 +165,7 @@ describe('upgrade in flight: previous release -> current code', () => {
     const left = await DuckDBInstance.create(warehousePath(config.dataDir), { access_mode: 'READ_ONLY' });
     const leftConnection = await left.connect();
     try {
-      expect(await readSchemaVersion(leftConnection)).toBe(releaseSchemaVersion(release.dir));
+      expect(await readSchemaVersion(leftConnection)).toBe(releaseSchemaVersion(release!.dir));
     } finally {
       leftConnection.closeSync();
       left.closeSync();

@@ -20,6 +20,7 @@
  *   npm run bench:release                          3 rounds, the four lists together, each alone, and on the 2% world
  *   npm run bench:release -- --rounds 5 --only all  the four lists together only
  *   npm run bench:release -- --previous <dir>      a release already built there (or GLACIER_PREVIOUS_RELEASE_DIR)
+ *   npm run bench:release -- --against 0.1.0       an older released entry of CHANGELOG.md instead of the newest
  *   npm run bench:release -- --scale 0.2           a fifth of the world, for a quick look
  *
  * The machine is shared: compare the ratios of one run, not figures across runs.
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     only: { type: 'string' },
     previous: { type: 'string' },
+    against: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -140,7 +142,7 @@ function describeTree(): string {
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('bench:release runs the compiled CLI: run `npm run build` first (npm run bench:release does)');
 const reuse = values.previous ?? process.env.GLACIER_PREVIOUS_RELEASE_DIR;
 let built: BuiltRelease | undefined;
-const release = reuse ? { ...previousRelease(), dir: reuse } : (built = buildPreviousRelease(log));
+const release = reuse ? { ...previousRelease(undefined, values.against), dir: reuse } : (built = buildPreviousRelease(log, values.against));
 if (!existsSync(join(release.dir, 'dist', 'cli', 'main.js'))) throw new Error(`${release.dir}: no built release there (no dist/cli/main.js)`);
 if (built) log(`release ${release.version} built in ${fmt(built.buildSeconds, 0)} s`);
 const previous: Build = { label: release.version, dir: release.dir, bin: join(release.dir, 'bin', 'glacier-etl.js') };

@@ -7,18 +7,34 @@ import { fileURLToPath } from 'node:url';
 /** The repository root of the code under test. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The newest released entry of CHANGELOG.md (not "Unreleased"): its version and `Commit:` line. */
-export function previousRelease(changelog = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8')): { version: string; commit: string } {
+/**
+ * The newest released entry of CHANGELOG.md (not "Unreleased"), or the entry of `version` when given:
+ * its version and `Commit:` line.
+ */
+export function previousRelease(changelog = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8'), wanted?: string): { version: string; commit: string } {
   const entries = changelog.split(/^## /m).slice(1);
   for (const entry of entries) {
     const heading = entry.split('\n')[0].trim();
     if (/^unreleased/i.test(heading)) continue;
     const version = heading.split(/\s/)[0];
+    if (wanted !== undefined && version !== wanted) continue;
     const commit = /^Commit:\s*([0-9a-f]{7,40})\s*$/m.exec(entry)?.[1];
     if (!commit) throw new Error(`CHANGELOG.md: release ${version} names no "Commit:" line`);
     return { version, commit };
   }
-  throw new Error('CHANGELOG.md names no released version');
+  throw new Error(wanted === undefined ? 'CHANGELOG.md names no released version' : `CHANGELOG.md names no release ${wanted}`);
+}
+
+/**
+ * The warehouse schema version a release's tree writes: its `WAREHOUSE_SCHEMA_VERSION`, or 1 for a
+ * release that recorded none (0.1.0, whose tree has no schemaVersion.ts).
+ */
+export function releaseSchemaVersion(dir: string): number {
+  const file = join(dir, 'activities', 'warehouse', 'schemaVersion.ts');
+  if (!existsSync(file)) return 1;
+  const version = /export const WAREHOUSE_SCHEMA_VERSION = (\d+);/.exec(readFileSync(file, 'utf8'))?.[1];
+  if (!version) throw new Error(`${file}: no WAREHOUSE_SCHEMA_VERSION`);
+  return Number(version);
 }
 
 export interface BuiltRelease {
@@ -38,9 +54,9 @@ export interface BuiltRelease {
  * lock may predate platform entries npm ci insists on) and builds it (its `prepare`). remove()
  * deletes the worktree (`git worktree remove --force`); call it in a finally.
  */
-export function buildPreviousRelease(log: (line: string) => void = () => undefined): BuiltRelease {
+export function buildPreviousRelease(log: (line: string) => void = () => undefined, wanted?: string): BuiltRelease {
   const started = Date.now();
-  const { version, commit } = previousRelease();
+  const { version, commit } = previousRelease(undefined, wanted);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   try {
     git('cat-file', '-e', `${commit}^{commit}`);

@@ -21,7 +21,7 @@ import { compareWithTruth } from '../helpers/truthTables.ts';
 import { cliArgv } from '../helpers/cliEntry.ts';
 import { runCli } from '../helpers/runCli.ts';
 import { FIXED_NOW } from '../helpers/pipelineHarness.ts';
-import { buildPreviousRelease, type BuiltRelease } from './previousRelease.ts';
+import { buildPreviousRelease, releaseSchemaVersion, type BuiltRelease } from './previousRelease.ts';
 import { runNode } from '../helpers/runCli.ts';
 
 /**
@@ -160,11 +160,11 @@ describe('upgrade in flight: previous release -> current code', () => {
     expect(midWalk.length, old.log.slice(-2000)).toBeGreaterThan(0);
     await old.signal('SIGKILL');
     lap('old worker killed mid-walk');
-    // What the old release left is a warehouse of its own schema (no version recorded: version 1).
+    // What the old release left is a warehouse of its own schema (0.1.0 recorded none: version 1).
     const left = await DuckDBInstance.create(warehousePath(config.dataDir), { access_mode: 'READ_ONLY' });
     const leftConnection = await left.connect();
     try {
-      expect(await readSchemaVersion(leftConnection)).toBe(1);
+      expect(await readSchemaVersion(leftConnection)).toBe(releaseSchemaVersion(release!.dir));
     } finally {
       leftConnection.closeSync();
       left.closeSync();

@@ -270,10 +270,6 @@ export class Warehouse {
   private async relieveMemory(cause: unknown): Promise<void> {
     this.relieved += 1;
     this.options.onMemoryRelief?.(cause);
-    // A COMMIT that ran out of memory: after one, the next commits of another partition failed
-    // 'Duplicate key ... violates primary key constraint' on _glacier_sync_runs (an upsert) on every
-    // retry, so the instance is not trusted: the file is opened again (which frees the buffer too).
-    if (isFailedCommit(cause)) return this.reopen(cause);
     const reopened = this.reopened;
     await this.checkpointWithRoom();
     // The file was opened again: the commit fails (its activity retries it on the fresh instance).
@@ -455,13 +451,6 @@ export class Warehouse {
       }
       // After COMMIT the rows are in: committing again would count run totals twice.
       if (committed) return group.forEach((member) => member.reject(error));
-      if (isFailedCommit(error)) {
-        try {
-          await this.reopen(error);
-        } catch (reopenError) {
-          return group.forEach((member) => member.reject(unopened(reopenError, error)));
-        }
-      }
       if (group.length === 1) {
         if (!isOutOfMemory(error)) return group[0].reject(error);
         return this.commitInPieces(group[0], error).then(group[0].resolve, group[0].reject);
@@ -857,20 +846,10 @@ export function isFatal(error: unknown): boolean {
   return /^FATAL Error|database has been invalidated/.test(message);
 }
 
-/** A COMMIT that ran out of buffer memory (isOutOfMemory): the instance is opened again before anything else runs on it. */
-function isFailedCommit(error: unknown): boolean {
-  return /^TransactionContext Error: Failed to commit/.test(error instanceof Error ? error.message : String(error));
-}
-
-/**
- * DuckDB could not pin or allocate a buffer block under its memory limit (not fatal: the transaction
- * is rolled back). At COMMIT it says so as a TransactionContext Error ("Failed to commit: could not
- * allocate block of size 256.0 KiB (15.1 MiB/15.2 MiB used)", measured at a 16MB limit on C-chain
- * pn.transactions batches): not told apart, such a batch was retried by its activity forever.
- */
+/** DuckDB could not pin or allocate a buffer block under its memory limit (not fatal: the transaction is rolled back). */
 export function isOutOfMemory(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /^Out of Memory Error|^TransactionContext Error: Failed to commit: (could not allocate block|failed to pin block)/.test(message);
+  return /^Out of Memory Error/.test(message);
 }
 
 /** Opens (creating if needed) the warehouse file and applies the schema. */

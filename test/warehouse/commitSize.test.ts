@@ -73,8 +73,6 @@ describe('fatal DuckDB error', () => {
     expect(isFatal(new Error('Constraint Error: duplicate key'))).toBe(false);
     expect(isOutOfMemory(new Error('Out of Memory Error: failed to pin block of size 256.0 KiB (60.8 MiB/61.0 MiB used)'))).toBe(true);
     expect(isOutOfMemory(new Error('FATAL Error: Failed to create checkpoint because of error: failed to pin block'))).toBe(false);
-    expect(isOutOfMemory(new Error('TransactionContext Error: Failed to commit: could not allocate block of size 256.0 KiB (15.1 MiB/15.2 MiB used)'))).toBe(true);
-    expect(isOutOfMemory(new Error('TransactionContext Error: Failed to commit: Conflict on tuple deletion!'))).toBe(false);
   });
 });
 

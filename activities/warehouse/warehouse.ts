@@ -512,6 +512,25 @@ export class Warehouse {
     await piece(versioned, true);
   }
 
+  /**
+   * COMMIT under the checkpoint's limit when that is above the sync limit (below 128MB; at the default
+   * both are the same and nothing is raised). A COMMIT that ran out of memory was not a clean failure:
+   * at a 16MB limit, after 'TransactionContext Error: Failed to commit: failed to pin block', the
+   * upserts of `_glacier_sync_runs` for that partition failed 'Duplicate key' on every retry, even
+   * after the file was opened again (commitMemory.test.ts, 1 run in 2). The statements before it
+   * still run under the sync limit, and a batch that cannot fit there is committed in pieces.
+   */
+  private async commitWithRoom(): Promise<void> {
+    const room = checkpointMemoryLimit(this.memoryLimit);
+    if (duckdbSizeBytes(room) <= duckdbSizeBytes(this.memoryLimit)) return void (await this.writer.run('COMMIT'));
+    const release = await this.raiseMemory(room);
+    try {
+      await this.writer.run('COMMIT');
+    } finally {
+      await release();
+    }
+  }
+
   private async commitGroup(group: PendingCommit[], onCommitted: () => void): Promise<void> {
     await this.fault('before-begin');
     const checkpoints = this.checkpointCache();
@@ -590,7 +609,7 @@ export class Warehouse {
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
-      await profiled('commit', () => this.writer.run('COMMIT'));
+      await profiled('commit', () => this.commitWithRoom());
       onCommitted();
     } catch (error) {
       await this.writer.run('ROLLBACK').catch(() => undefined);

@@ -362,15 +362,27 @@ export class Warehouse {
   }
 
   private async checkpointWithRoom({ reopenOnFatal = true } = {}): Promise<void> {
-    const release = await this.raiseMemory(checkpointMemoryLimit(this.memoryLimit));
     try {
-      await profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT'));
+      await this.withRoom(() => profiled('checkpointWithRoom', () => this.writer.run('CHECKPOINT')));
       this.checkpointed += 1;
     } catch (error) {
       if (!reopenOnFatal || !isFatal(error)) throw error;
       this.raised.length = 0; // the invalidated instance goes with its settings
       await this.reopen(error);
-      return;
+    }
+  }
+
+  /**
+   * Runs fn under checkpointMemoryLimit when that is above the sync limit (below 128MB; at the default
+   * both are the same and nothing is raised), putting the limit back afterwards. A failure to put it
+   * back is not fn's (an invalidated instance refuses it; the next raise or open sets it again).
+   */
+  private async withRoom<T>(fn: () => Promise<T>): Promise<T> {
+    const room = checkpointMemoryLimit(this.memoryLimit);
+    if (duckdbSizeBytes(room) <= duckdbSizeBytes(this.memoryLimit)) return fn();
+    const release = await this.raiseMemory(room);
+    try {
+      return await fn();
     } finally {
       await release().catch(() => undefined);
     }
@@ -512,25 +524,6 @@ export class Warehouse {
     await piece(versioned, true);
   }
 
-  /**
-   * COMMIT under the checkpoint's limit when that is above the sync limit (below 128MB; at the default
-   * both are the same and nothing is raised). A COMMIT that ran out of memory was not a clean failure:
-   * at a 16MB limit, after 'TransactionContext Error: Failed to commit: failed to pin block', the
-   * upserts of `_glacier_sync_runs` for that partition failed 'Duplicate key' on every retry, even
-   * after the file was opened again (commitMemory.test.ts, 1 run in 2). The statements before it
-   * still run under the sync limit, and a batch that cannot fit there is committed in pieces.
-   */
-  private async commitWithRoom(): Promise<void> {
-    const room = checkpointMemoryLimit(this.memoryLimit);
-    if (duckdbSizeBytes(room) <= duckdbSizeBytes(this.memoryLimit)) return void (await this.writer.run('COMMIT'));
-    const release = await this.raiseMemory(room);
-    try {
-      await this.writer.run('COMMIT');
-    } finally {
-      await release();
-    }
-  }
-
   private async commitGroup(group: PendingCommit[], onCommitted: () => void): Promise<void> {
     await this.fault('before-begin');
     const checkpoints = this.checkpointCache();
@@ -609,7 +602,12 @@ export class Warehouse {
         for (const d of run?.drift ?? []) await this.runPrepared('ops/recordDrift.sql', [checkpoint.stream, d.path, d.kind, run!.runId, d.count, d.sample]);
       }
       await this.fault('before-commit');
-      await profiled('commit', () => this.commitWithRoom());
+      // COMMIT with room, as a checkpoint: a COMMIT that ran out of memory was not a clean failure. At a
+      // 16MB limit, after 'TransactionContext Error: Failed to commit: failed to pin block', the upserts
+      // of `_glacier_sync_runs` for that partition failed 'Duplicate key' on every retry, even after the
+      // file was opened again (commitMemory.test.ts, 1 run in 2). The statements above run under the
+      // sync limit, and a batch that cannot fit there is committed in pieces.
+      await profiled('commit', () => this.withRoom(() => this.writer.run('COMMIT')));
       onCommitted();
     } catch (error) {
       await this.writer.run('ROLLBACK').catch(() => undefined);

@@ -88,7 +88,7 @@ const MEMORY_LIMIT = values['memory-limit'];
 const SWEEP = values['sweep-concurrency'] === undefined ? undefined : int('sweep-concurrency', values['sweep-concurrency'], 1);
 const SNAPSHOT_MINUTES = int('snapshot-minutes', values['snapshot-minutes'], 1);
 const tune = (config: PipelineConfig) => {
-  config.lake = { ...config.lake, snapshotDays: SNAPSHOT_MINUTES / 1440 };
+  if (config.lake.format === 'ducklake') config.lake = { ...config.lake, snapshotDays: SNAPSHOT_MINUTES / 1440 };
   if (MEMORY_LIMIT) config.warehouse = { ...config.warehouse, memoryLimit: MEMORY_LIMIT };
   if (SWEEP !== undefined) config.sweepConcurrency = SWEEP;
 };

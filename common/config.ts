@@ -78,39 +78,70 @@ export type StreamContract = (typeof STREAM_CONTRACTS)[number];
 
 const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
 
-/**
- * The lake: a table format, written through DuckDB's extensions. `format` leaves room for another
- * (an Iceberg REST catalog); credentials never go here: an S3 bucket's come from the AWS provider
- * chain (environment, profile, instance role), a Postgres catalog's from PGPASSWORD or ~/.pgpass.
- */
-const lakeSchema = z
+/** S3-compatible storage for the lake's data: where it is, never who (no keys here: the AWS provider chain). */
+const s3Schema = z
   .strictObject({
-    format: z.literal('ducklake').default('ducklake'),
-    /**
-     * Where the catalog is: sqlite:<file> (default sqlite:<dataDir>/lake/catalog.sqlite; readers and
-     * shards on one machine share it), postgres:<libpq conninfo> (workers on several machines), or
-     * duckdb:<file> (one process at a time: no reader while a worker exports).
-     */
-    catalog: z
-      .string()
-      .regex(/^(sqlite|postgres|duckdb):.+/s, 'expected sqlite:<file>, postgres:<conninfo> or duckdb:<file>')
-      .refine((c) => !/password\s*=/i.test(c), 'no password in the config: PGPASSWORD or ~/.pgpass')
-      .optional(),
-    /** Where the Parquet files go: a directory (default <dataDir>/lake/data/) or s3://bucket/prefix/. */
-    dataPath: z.string().min(1).optional(),
-    /** S3-compatible storage for an s3:// dataPath: where it is, never who (no keys here). */
-    s3: z
-      .strictObject({
-        endpoint: z.string().min(1).optional(),
-        region: z.string().min(1).optional(),
-        urlStyle: z.enum(['path', 'vhost']).optional(),
-        useSsl: z.boolean().optional(),
-      })
-      .optional(),
-    /** Days of nights time travel reaches; older snapshots expire and their files are deleted (docs/nights.md, Lake maintenance). */
-    snapshotDays: z.number().positive().default(30),
+    endpoint: z.string().min(1).optional(),
+    region: z.string().min(1).optional(),
+    urlStyle: z.enum(['path', 'vhost']).optional(),
+    useSsl: z.boolean().optional(),
   })
-  .prefault({});
+  .optional();
+
+/**
+ * The lake: a table format, written through DuckDB's extensions. Credentials never go here: an S3
+ * bucket's come from the AWS provider chain (environment, profile, instance role), a Postgres
+ * catalog's from PGPASSWORD or ~/.pgpass, an Iceberg catalog's from GLACIER_ICEBERG_* variables.
+ */
+const ducklakeSchema = z.strictObject({
+  format: z.literal('ducklake').default('ducklake'),
+  /**
+   * Where the catalog is: sqlite:<file> (default sqlite:<dataDir>/lake/catalog.sqlite; readers and
+   * shards on one machine share it), postgres:<libpq conninfo> (workers on several machines), or
+   * duckdb:<file> (one process at a time: no reader while a worker exports).
+   */
+  catalog: z
+    .string()
+    .regex(/^(sqlite|postgres|duckdb):.+/s, 'expected sqlite:<file>, postgres:<conninfo> or duckdb:<file>')
+    .refine((c) => !/password\s*=/i.test(c), 'no password in the config: PGPASSWORD or ~/.pgpass')
+    .optional(),
+  /** Where the Parquet files go: a directory (default <dataDir>/lake/data/) or s3://bucket/prefix/. */
+  dataPath: z.string().min(1).optional(),
+  /** S3-compatible storage for an s3:// dataPath. */
+  s3: s3Schema,
+  /** Days of nights time travel reaches; older snapshots expire and their files are deleted (docs/nights.md, Lake maintenance). */
+  snapshotDays: z.number().positive().default(30),
+});
+
+/**
+ * An Iceberg REST catalog (Polaris, Lakekeeper, Nessie, Glue, S3 Tables, ...): the catalog decides
+ * where the data goes. `auth`: none; oauth2 (client credentials from GLACIER_ICEBERG_CLIENT_ID and
+ * GLACIER_ICEBERG_CLIENT_SECRET); token (a bearer token from GLACIER_ICEBERG_TOKEN); sigv4 (AWS
+ * Glue and S3 Tables: the AWS provider chain).
+ */
+const icebergSchema = z.strictObject({
+  format: z.literal('iceberg'),
+  endpoint: z
+    .string()
+    .regex(/^https?:\/\/[^/@\s]+(\/\S*)?$/, 'expected the catalog\'s http(s) URL, without credentials')
+    .refine((u) => !/[?&](token|secret|credential|password)=/i.test(u), 'no credentials in the URL: GLACIER_ICEBERG_TOKEN or GLACIER_ICEBERG_CLIENT_ID/SECRET'),
+  /** The catalog's warehouse (Polaris: the catalog name; Glue: the account id). */
+  warehouse: z.string().min(1),
+  /** The namespace holding the lake's tables (DuckDB's Iceberg catalog cannot write to one named main). */
+  namespace: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'expected a plain lowercase identifier')
+    .refine((n) => n !== 'main', 'main is DuckDB\'s own schema name: pick another')
+    .default('glacier'),
+  auth: z.enum(['none', 'oauth2', 'token', 'sigv4']).default('none'),
+  /** The OAuth2 token URL (default: the catalog's /v1/oauth/tokens) and scope (Polaris: PRINCIPAL_ROLE:ALL). */
+  oauth2ServerUri: z.url().optional(),
+  oauth2Scope: z.string().min(1).optional(),
+  /** S3-compatible storage the catalog puts the data on, when DuckDB needs its own S3 access (no vended credentials). */
+  s3: s3Schema,
+});
+
+const lakeSchema = z.discriminatedUnion('format', [ducklakeSchema, icebergSchema], { error: (issue) => (issue.code === 'invalid_union' ? 'expected ducklake (the default) or iceberg' : undefined) }).prefault({});
 
 /** Batches a sync sweep runs at once when the config does not say (sweepConcurrency). */
 export const SWEEP_CONCURRENCY = 16;
@@ -224,6 +255,8 @@ export interface RuntimeEnv {
   /** The lake's catalog and data path (lake.catalog, lake.dataPath). */
   GLACIER_LAKE_CATALOG?: string;
   GLACIER_LAKE_DATA_PATH?: string;
+  /** An Iceberg lake's REST catalog URL (lake.endpoint); its credentials: GLACIER_ICEBERG_CLIENT_ID/SECRET or GLACIER_ICEBERG_TOKEN, read where the lake is attached (activities/lake/lake.ts). */
+  GLACIER_LAKE_ENDPOINT?: string;
   /** Shard names, comma-separated (same as `shards` in the file). */
   GLACIER_SHARDS?: string;
   /** The shard this worker process is (same as `worker --shard`). */

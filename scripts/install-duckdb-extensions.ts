@@ -7,7 +7,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { extensionDirectory, loadExtensions, type LakeExtension } from '../activities/lake/extensions.ts';
 
-const names = (process.argv.length > 2 ? process.argv.slice(2) : ['ducklake', 'sqlite_scanner', 'httpfs', 'aws']) as LakeExtension[];
+const names = (process.argv.length > 2 ? process.argv.slice(2) : ['ducklake', 'sqlite_scanner', 'httpfs', 'aws', 'avro', 'iceberg']) as LakeExtension[];
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 await loadExtensions(connection, names);

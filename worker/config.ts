@@ -86,6 +86,7 @@ export function readConfigFile(path: string): PipelineConfig {
 
 /** A lake's local paths (a file catalog, a directory data path) made absolute against `base`. */
 function resolveLakePaths(lake: PipelineConfig['lake'], base: string): void {
+  if (lake.format !== 'ducklake') return;
   const m = lake.catalog && /^(sqlite|duckdb):(.*)$/s.exec(lake.catalog);
   if (m && !isAbsolute(m[2])) lake.catalog = `${m[1]}:${resolve(base, m[2])}`;
   if (lake.dataPath && !/^[a-z0-9]+:\/\//.test(lake.dataPath) && !isAbsolute(lake.dataPath)) lake.dataPath = resolve(base, lake.dataPath);
@@ -97,8 +98,12 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_BASE_URL) merged.api.baseUrl = env.GLACIER_BASE_URL;
   if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
-  if (env.GLACIER_LAKE_CATALOG) merged.lake.catalog = env.GLACIER_LAKE_CATALOG;
-  if (env.GLACIER_LAKE_DATA_PATH) merged.lake.dataPath = env.GLACIER_LAKE_DATA_PATH;
+  if (merged.lake.format === 'ducklake') {
+    if (env.GLACIER_LAKE_CATALOG) merged.lake.catalog = env.GLACIER_LAKE_CATALOG;
+    if (env.GLACIER_LAKE_DATA_PATH) merged.lake.dataPath = env.GLACIER_LAKE_DATA_PATH;
+  } else if (env.GLACIER_LAKE_CATALOG || env.GLACIER_LAKE_DATA_PATH) {
+    throw new ConfigError(`${env.GLACIER_LAKE_CATALOG ? 'GLACIER_LAKE_CATALOG' : 'GLACIER_LAKE_DATA_PATH'}: the lake is an Iceberg REST catalog: set GLACIER_LAKE_ENDPOINT (or lake.endpoint) instead`);
+  } else if (env.GLACIER_LAKE_ENDPOINT) merged.lake.endpoint = env.GLACIER_LAKE_ENDPOINT;
   if ((env as Record<string, string | undefined>).GLACIER_LAKE_DIR) throw new ConfigError('GLACIER_LAKE_DIR: the Parquet lake became a DuckLake; set GLACIER_LAKE_DATA_PATH (and GLACIER_LAKE_CATALOG) instead (docs/upgrading.md)');
   if (env.GLACIER_SHARDS) merged.shards = env.GLACIER_SHARDS.split(',').map((s) => s.trim()).filter(Boolean);
   if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;

@@ -1,5 +1,5 @@
 import { join, sep } from 'node:path';
-import type { LakeSettings } from '../activities/lake/lake.ts';
+import type { DuckLakeSettings, LakeSettings } from '../activities/lake/lake.ts';
 
 /** Where things live under the data directory; one place, so the CLI and the worker agree. */
 export const warehousePath = (dataDir: string): string => join(dataDir, 'warehouse.duckdb');
@@ -13,14 +13,16 @@ export const shardWarehousePath = (dataDir: string, shard: string): string => jo
 /** The warehouse file this process owns: its shard's, or the single one. */
 export const ownWarehousePath = (config: { dataDir: string; shard?: string }): string => (config.shard ? shardWarehousePath(config.dataDir, config.shard) : warehousePath(config.dataDir));
 
-/** The lake: config `lake`, by default a SQLite catalog and the Parquet files under <dataDir>/lake. */
+/** The lake: config `lake`, by default a SQLite catalog and the Parquet files under <dataDir>/lake; an Iceberg REST catalog as configured. */
 export function lakeOf(config: { dataDir: string; lake?: Partial<LakeSettings> }): LakeSettings {
   const lake = config.lake ?? {};
+  if (lake.format === 'iceberg') return { namespace: 'glacier', auth: 'none', ...lake } as LakeSettings;
+  const duck = lake as Partial<DuckLakeSettings>;
   return {
     format: 'ducklake',
-    catalog: lake.catalog ?? `sqlite:${join(config.dataDir, 'lake', 'catalog.sqlite')}`,
-    dataPath: lake.dataPath ?? join(config.dataDir, 'lake', 'data') + sep,
-    snapshotDays: lake.snapshotDays ?? 30,
-    ...(lake.s3 ? { s3: lake.s3 } : {}),
+    catalog: duck.catalog ?? `sqlite:${join(config.dataDir, 'lake', 'catalog.sqlite')}`,
+    dataPath: duck.dataPath ?? join(config.dataDir, 'lake', 'data') + sep,
+    snapshotDays: duck.snapshotDays ?? 30,
+    ...(duck.s3 ? { s3: duck.s3 } : {}),
   };
 }

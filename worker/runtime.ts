@@ -14,6 +14,7 @@ import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import { SWEEP_CONCURRENCY } from '../common/config.ts';
 import type { Logger } from './logger.ts';
+import { lakeWhere } from '../activities/lake/lake.ts';
 import { lakeOf, ownWarehousePath, parquetDir } from './paths.ts';
 import { createShardLedger } from '../activities/shards/shardLedger.ts';
 import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';
@@ -39,7 +40,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
   mkdirSync(config.dataDir, { recursive: true });
   const lake = lakeOf(config);
   // Before 0.3 the lake was Parquet files of glacier-etl's own layout: the first export builds the DuckLake from the warehouse.
-  if (existsSync(parquetDir(config.dataDir))) logger.warn(`${parquetDir(config.dataDir)}: the Parquet lake of earlier releases is no longer written (the lake is the DuckLake at ${lake.catalog}); remove it once nothing reads it`);
+  if (existsSync(parquetDir(config.dataDir))) logger.warn(`${parquetDir(config.dataDir)}: the Parquet lake of earlier releases is no longer written (the lake is the ${lake.format === 'iceberg' ? 'Iceberg catalog' : 'DuckLake'} at ${lakeWhere(lake)}); remove it once nothing reads it`);
   const client = createDataApiClient({
     baseUrl: config.api.baseUrl,
     metricsUrl: config.api.metricsUrl,
@@ -91,7 +92,7 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
         listDrift: () => warehouse.listDrift(),
         storageVersions: async () => ({
           warehouse: { version: (await warehouse.schemaVersion()) ?? null, current: WAREHOUSE_SCHEMA_VERSION },
-          lake: { format: lake.format, catalog: lake.catalog },
+          lake: { format: lake.format, catalog: lakeWhere(lake) },
         }),
       },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),

@@ -6,7 +6,7 @@ import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
-import { attachLake, firstLine, LakeError, type LakeSettings } from './lake.ts';
+import { attachLake, firstLine, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
 
 /**
@@ -32,8 +32,14 @@ import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.
  *   them says which of the lake's rows a warehouse answers for (ExportLayout.owned). A commit that
  *   conflicts with another shard's is retried whole.
  * - The lake's columns are the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer and
- *   DuckLake would write DOUBLE) plus `month` (YYYY-MM of the row's day) on dated tables; tables are
- *   partitioned by their partition columns and month.
+ *   DuckLake would write DOUBLE; in Iceberg, which has no unsigned integers and no JSON, UBIGINT as
+ *   DECIMAL(20,0) and JSON as VARCHAR) plus `month` (YYYY-MM of the row's day) on dated tables; tables
+ *   are partitioned by their partition columns and month.
+ * - Iceberg (a REST catalog): the same statements. Tables are created and altered before the night's
+ *   transaction, each in its own commit (DuckDB 1.5.5 cannot create an Iceberg table and write it in
+ *   one transaction on a file:// warehouse); the catalog's 409 on a conflicting commit replays the
+ *   night like DuckLake's conflicts. No commit message, snapshot number or file count: those are
+ *   DuckLake's catalog, and so is the upkeep (Iceberg's is the catalog's, docs/nights.md).
  */
 
 export interface ExportResult {
@@ -93,11 +99,17 @@ export interface LakeTable {
   partitionBy: string[];
 }
 
-export function lakeTable(def: TableDef): LakeTable {
+/** Warehouse types a lake format lacks, and the lake's type for each. */
+const LAKE_TYPES: Record<LakeSettings['format'], Record<string, string>> = {
+  ducklake: { HUGEINT: 'DECIMAL(38,0)' },
+  iceberg: { HUGEINT: 'DECIMAL(38,0)', UBIGINT: 'DECIMAL(20,0)', UINTEGER: 'BIGINT', USMALLINT: 'INTEGER', UTINYINT: 'INTEGER', SMALLINT: 'INTEGER', TINYINT: 'INTEGER', JSON: 'VARCHAR' },
+};
+
+export function lakeTable(def: TableDef, format: LakeSettings['format'] = 'ducklake'): LakeTable {
   const dated = def.export.dateFrom !== undefined;
   if (def.columns.some((c) => c.name === 'month') && dated) throw new Error(`${def.name}: a dated table has no column of its own named month`);
-  const columns = def.columns.map((c) => ({ name: c.name, type: c.type === 'HUGEINT' ? 'DECIMAL(38,0)' : c.type }));
-  const select = def.columns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name)));
+  const columns = def.columns.map((c) => ({ name: c.name, type: LAKE_TYPES[format][c.type] ?? c.type }));
+  const select = def.columns.map((c, i) => (columns[i].type !== c.type ? `CAST(${ident(c.name)} AS ${columns[i].type}) AS ${ident(c.name)}` : ident(c.name)));
   if (dated) {
     columns.push({ name: 'month', type: 'VARCHAR' });
     select.push(`substr(${partitionColumns(def).at(-1)!.expr}, 1, 7) AS month`);
@@ -107,7 +119,8 @@ export function lakeTable(def: TableDef): LakeTable {
 
 /** What the lake's table was built with: its columns, partitioning and the lake it went to. */
 function signature(t: LakeTable, lake: LakeSettings): string {
-  const text = JSON.stringify({ format: 'ducklake-1', catalog: lake.catalog, dataPath: lake.dataPath, columns: t.columns, partitionBy: t.partitionBy });
+  const where = lake.format === 'iceberg' ? { format: 'iceberg-1', endpoint: lake.endpoint, warehouse: lake.warehouse, namespace: lake.namespace } : { format: 'ducklake-1', catalog: lake.catalog, dataPath: lake.dataPath };
+  const text = JSON.stringify({ ...where, columns: t.columns, partitionBy: t.partitionBy });
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
@@ -117,13 +130,14 @@ interface Mark {
   seq: bigint;
 }
 
-/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake. */
+/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"). */
 const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
 
 /** An error of the night as one line naming the lake's catalog or bucket (or the error as it is). */
 function lakeError(error: unknown, lake: LakeSettings): Error {
   if (error instanceof LakeError) return error;
   const line = firstLine(error);
+  if (lake.format === 'iceberg') return /iceberg|HTTP|catalog|s3a?:\/\//i.test(line) ? new LakeError(`lake catalog ${lakeWhere(lake)}: ${line}`, { cause: error }) : error instanceof Error ? error : new Error(line);
   if (/s3a?:\/\/|HTTP/i.test(line)) return new LakeError(`lake data path ${lake.dataPath}: ${line}`, { cause: error });
   if (/sqlite|postgres|database is locked|metadata/i.test(line)) return new LakeError(`lake catalog ${lake.catalog}: ${line}`, { cause: error });
   return error instanceof Error ? error : new Error(line);
@@ -134,7 +148,7 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
   const all = lakeTables(catalog);
   const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
-  const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map(lakeTable);
+  const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map((d) => lakeTable(d, lake.format));
   const conn = await warehouse.connect();
   // DuckLake writes a Parquet file per partition a statement touches, each with its buffers, and its
   // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
@@ -147,17 +161,17 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
       // that began before a merge and reads a table after it finds no row of that table when the merge
       // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
       // upkeep does not hold the night back; the next export runs it again.
-      const upkeep = options.maintenance === false ? undefined : await maintainLake(conn, alias, lake, options.maintenance).catch((error: unknown) => lakeError(error, lake));
+      const upkeep = options.maintenance === false || lake.format !== 'ducklake' ? undefined : await maintainLake(conn, alias, lake, options.maintenance).catch((error: unknown) => lakeError(error, lake));
       await options.hook?.('maintained');
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
-          const size = await lakeFiles(conn, alias);
+          const size = lake.format === 'ducklake' ? await lakeFiles(conn, alias) : undefined;
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
           await inTransaction(warehouse, async (w) => {
             if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
             await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
-            for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
+            for (const [key, value] of size ? ([['lake_files', size.files], ['lake_bytes', size.bytes]] as const) : []) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
           });
           await options.hook?.('cleared');
           return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
@@ -179,19 +193,18 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
 /** One attempt: the night in one transaction of the warehouse (reads) and the lake (writes). */
 async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings, options: ExportOptions, clearOthers: boolean): Promise<{ result: ExportResult; cleared: Mark[] }> {
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0 };
+  const lakeName = (t: LakeTable) => `${alias}.${lakeNamespace(lake)}.${ident(t.def.name)}`;
+  // Iceberg's tables are made before the night, each statement its own commit (see the top).
+  const early = lake.format === 'iceberg' ? await ensureTables(conn, alias, tables, lake) : undefined;
   await conn.run('BEGIN TRANSACTION');
   const read = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
   const marks: Mark[] = (await read(sqlFile('ops/listLakeMarks.sql'))).map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
   const layouts = new Map((await read(sqlFile('ops/listLakeTables.sql'))).map((r) => [String(r.table_name), String(r.layout)]));
-  const existing = new Map<string, Map<string, string>>();
-  for (const r of await read(`SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = '${alias}' AND schema_name = 'main'`)) {
-    existing.set(String(r.table_name), (existing.get(String(r.table_name)) ?? new Map()).set(String(r.column_name), String(r.data_type)));
-  }
-  const lakeName = (t: LakeTable) => `${alias}.main.${ident(t.def.name)}`;
+  const made = early ?? (await ensureTables(conn, alias, tables, lake));
   const cleared: Mark[] = clearOthers ? marks.filter((m) => !tables.some((t) => t.def.name === m.table)) : [];
   for (const t of tables) {
     const own = marks.filter((m) => m.table === t.def.name);
-    const created = await ensureTable(conn, lakeName(t), t, existing.get(t.def.name));
+    const created = made.has(t.def.name);
     const values = own.map((m) => valuesOfKey(t.def, m.key));
     const whole = created || options.full || layouts.get(t.def.name) !== signature(t, lake) || values.some((v) => v === undefined);
     cleared.push(...own);
@@ -210,12 +223,12 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
     result.inserted! += changed.inserted;
     await options.hook?.(`table:${t.def.name}`);
   }
-  await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
+  if (lake.format === 'ducklake') await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
   await options.hook?.('before-commit');
   await conn.run('COMMIT');
   await options.hook?.('committed');
-  const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
-  if (result.tables > 0) {
+  if (result.tables > 0 && lake.format === 'ducklake') {
+    const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
     result.snapshot = Number(snap.id);
     const [files] = await read(`SELECT count(*) AS n FROM __ducklake_metadata_${alias}.ducklake_data_file WHERE begin_snapshot = ${result.snapshot}`);
     result.files = Number(files.n);
@@ -238,12 +251,26 @@ async function inTransaction(warehouse: Warehouse, fn: (w: DuckDBConnection) => 
 
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+/** Makes every lake table match its warehouse table (ensureTable); returns the names of those created. */
+async function ensureTables(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings): Promise<Set<string>> {
+  const schema = lakeNamespace(lake);
+  const present = new Set((await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS().map((r) => String(r.table_name)));
+  const created = new Set<string>();
+  for (const t of tables) {
+    const name = `${alias}.${schema}.${ident(t.def.name)}`;
+    // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
+    const existing = present.has(t.def.name) ? new Map((await conn.runAndReadAll(`DESCRIBE ${name}`)).getRowObjectsJS().map((r) => [String(r.column_name), String(r.column_type)])) : undefined;
+    if (await ensureTable(conn, name, t, existing, lake.format === 'ducklake')) created.add(t.def.name);
+  }
+  return created;
+}
+
 /**
  * Makes the lake's table match the warehouse's columns: created (and partitioned) when missing,
  * columns added or dropped, and created again when a column's type changed. True when the table is
- * new (the caller fills it).
+ * new (the caller fills it). Iceberg tables take no COMMENT (DuckDB 1.5.5: "Only ALTER TABLE is supported").
  */
-async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, existing: Map<string, string> | undefined): Promise<boolean> {
+async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, existing: Map<string, string> | undefined, comment: boolean): Promise<boolean> {
   const retyped = existing && t.columns.some((c) => existing.has(c.name) && existing.get(c.name) !== c.type);
   if (existing && !retyped) {
     for (const c of t.columns.filter((c) => !existing.has(c.name))) await conn.run(`ALTER TABLE ${name} ADD COLUMN ${ident(c.name)} ${c.type}`);
@@ -253,7 +280,7 @@ async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, e
   if (retyped) await conn.run(`DROP TABLE ${name}`);
   await conn.run(`CREATE TABLE ${name} (${t.columns.map((c) => `${ident(c.name)} ${c.type}`).join(', ')})`);
   if (t.partitionBy.length) await conn.run(`ALTER TABLE ${name} SET PARTITIONED BY (${t.partitionBy.map(ident).join(', ')})`);
-  await conn.run(`COMMENT ON TABLE ${name} IS ${sqlText(t.def.comment)}`);
+  if (comment) await conn.run(`COMMENT ON TABLE ${name} IS ${sqlText(t.def.comment)}`);
   return true;
 }
 

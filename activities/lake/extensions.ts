@@ -14,7 +14,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
  * finds them in every later process and clone. A file is written under a temporary name and renamed,
  * so processes installing at once (parallel test files) never load half a file.
  */
-export type LakeExtension = 'ducklake' | 'sqlite_scanner' | 'postgres_scanner' | 'httpfs' | 'aws';
+export type LakeExtension = 'ducklake' | 'sqlite_scanner' | 'postgres_scanner' | 'httpfs' | 'aws' | 'avro' | 'iceberg';
 
 /** The per-user cache (GLACIER_TOOLS_DIR and XDG_CACHE_HOME respected, as for the Temporal CLI). */
 export function extensionDirectory(env: NodeJS.ProcessEnv = process.env): string {

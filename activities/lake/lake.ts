@@ -5,22 +5,51 @@ import { loadExtensions, type LakeExtension } from './extensions.ts';
 
 /**
  * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
- * attached to a DuckDB connection through the `ducklake` extension. The export attaches it to the
- * warehouse's own instance while it runs (warehouse reads and lake writes in one DuckDB process),
- * `glacier-etl sql` and analysts to theirs. Config `lake` (common/config.ts); defaults resolved by
- * worker/paths.ts lakeOf.
+ * attached to a DuckDB connection through the `ducklake` extension, or Iceberg tables behind a REST
+ * catalog, through the `iceberg` extension. The export attaches it to the warehouse's own instance
+ * while it runs (warehouse reads and lake writes in one DuckDB process), `glacier-etl sql` and
+ * analysts to theirs. Config `lake` (common/config.ts); defaults resolved by worker/paths.ts lakeOf.
  */
-export interface LakeSettings {
+export type LakeSettings = DuckLakeSettings | IcebergSettings;
+
+type S3Settings = { endpoint?: string; region?: string; urlStyle?: 'path' | 'vhost'; useSsl?: boolean };
+
+export interface DuckLakeSettings {
   format: 'ducklake';
   /** `sqlite:<file>` (the default), `postgres:<libpq conninfo, no password>` or `duckdb:<file>` (one process at a time). */
   catalog: string;
   /** A directory, or `s3://bucket/prefix/`. */
   dataPath: string;
   /** S3-compatible storage, for s3:// data paths: where, never who (credentials: the AWS provider chain and environment). */
-  s3?: { endpoint?: string; region?: string; urlStyle?: 'path' | 'vhost'; useSsl?: boolean };
+  s3?: S3Settings;
   /** Days of nights time travel reaches: older snapshots expire, and the files only they held are deleted (maintenance.ts). */
   snapshotDays: number;
 }
+
+/**
+ * An Iceberg REST catalog. Its credentials come from the environment only, into a temporary DuckDB
+ * secret (never in the config, the ATTACH text, a log or the catalog): GLACIER_ICEBERG_CLIENT_ID and
+ * GLACIER_ICEBERG_CLIENT_SECRET (auth oauth2) or GLACIER_ICEBERG_TOKEN (auth token); sigv4 signs with
+ * the AWS provider chain. Upkeep (snapshot expiry, compaction) is the catalog's (docs/nights.md).
+ */
+export interface IcebergSettings {
+  format: 'iceberg';
+  endpoint: string;
+  warehouse: string;
+  /** The namespace of the lake's tables (`main` is DuckDB's own). */
+  namespace: string;
+  auth: 'none' | 'oauth2' | 'token' | 'sigv4';
+  oauth2ServerUri?: string;
+  oauth2Scope?: string;
+  /** Where the catalog's data is, when DuckDB writes it with its own S3 access (credentials: the AWS provider chain). */
+  s3?: S3Settings;
+}
+
+/** Where the lake is, for messages: the DuckLake catalog, or the Iceberg catalog's endpoint and warehouse. */
+export const lakeWhere = (lake: LakeSettings): string => (lake.format === 'iceberg' ? `${lake.endpoint} (warehouse ${lake.warehouse})` : lake.catalog);
+
+/** The schema of the lake's tables in the attached catalog. */
+export const lakeNamespace = (lake: LakeSettings): string => (lake.format === 'iceberg' ? lake.namespace : 'main');
 
 export interface AttachOptions {
   /** The name the lake is attached as (default `lake`). */
@@ -40,8 +69,12 @@ export function catalogOf(catalog: string): { kind: 'sqlite' | 'postgres' | 'duc
 
 const isS3 = (dataPath: string) => /^s3a?:\/\//.test(dataPath);
 
-/** The extensions a lake needs: ducklake, its catalog's scanner, and httpfs + aws for object storage. */
+/** The lake writes to object storage with DuckDB's own S3 access (the AWS provider chain); Iceberg's sigv4 signs with the same. */
+const usesS3 = (lake: LakeSettings) => (lake.format === 'iceberg' ? lake.s3 !== undefined || lake.auth === 'sigv4' : isS3(lake.dataPath));
+
+/** The extensions a lake needs: ducklake, its catalog's scanner, and httpfs + aws for object storage; iceberg after avro, with httpfs. */
 export function lakeExtensions(lake: LakeSettings): LakeExtension[] {
+  if (lake.format === 'iceberg') return ['avro', 'httpfs', 'iceberg', ...(usesS3(lake) ? (['aws'] as const) : [])];
   const { kind } = catalogOf(lake.catalog);
   const catalog: LakeExtension[] = kind === 'sqlite' ? ['sqlite_scanner'] : kind === 'postgres' ? ['postgres_scanner'] : [];
   return ['ducklake', ...catalog, ...(isS3(lake.dataPath) ? (['httpfs', 'aws'] as const) : [])];
@@ -56,6 +89,14 @@ export const firstLine = (error: unknown) => (error instanceof Error ? error.mes
 
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
+  if (lake.format === 'iceberg') {
+    // Time travel in Iceberg is per table: SELECT ... FROM t AT (VERSION => <snapshot id>) or AT (TIMESTAMP => ...).
+    if (options.snapshot !== undefined) throw new LakeError(`lake catalog ${lakeWhere(lake)}: Iceberg time travel is per table: AT (VERSION => <snapshot id>) or AT (TIMESTAMP => <time>)`);
+    const auth = lake.auth === 'token' ? 'oauth2' : lake.auth;
+    const opts = ['TYPE iceberg', `ENDPOINT ${quote(lake.endpoint)}`, `AUTHORIZATION_TYPE ${quote(auth)}`, ...(lake.auth === 'oauth2' || lake.auth === 'token' ? [`SECRET ${ICEBERG_SECRET}`] : [])];
+    if (lake.auth === 'oauth2') opts.push(...(lake.oauth2ServerUri ? [`OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}`] : []), ...(lake.oauth2Scope ? [`OAUTH2_SCOPE ${quote(lake.oauth2Scope)}`] : []));
+    return `ATTACH ${quote(lake.warehouse)} AS ${options.alias ?? 'lake'} (${[...opts, ...(options.readOnly ? ['READ_ONLY'] : [])].join(', ')})`;
+  }
   const { kind, target } = catalogOf(lake.catalog);
   // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
   // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
@@ -91,7 +132,7 @@ function walMode(path: string): void {
  * process ever opens a catalog half made (two DuckLakes initialising one file failed "database is
  * locked").
  */
-async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSettings, target: string): Promise<void> {
+async function createSqliteCatalog(connection: DuckDBConnection, lake: DuckLakeSettings, target: string): Promise<void> {
   const draft = `${target}.new-${process.pid}-${Date.now()}`;
   try {
     await connection.run(attachSql({ ...lake, catalog: `sqlite:${draft}` }, { alias: 'glacier_new_lake' }));
@@ -105,35 +146,71 @@ async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSetti
   }
 }
 
+/** The S3 secret from the AWS provider chain (environment, profile, instance role), scoped to a DuckLake's bucket. */
+async function s3Secret(connection: DuckDBConnection, lake: LakeSettings): Promise<void> {
+  const s3 = lake.s3 ?? {};
+  const settings = [
+    'TYPE s3',
+    'PROVIDER credential_chain',
+    ...(lake.format === 'ducklake' ? [`SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`] : []),
+    ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
+    ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
+    ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
+    ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
+  ];
+  try {
+    await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
+  } catch (error) {
+    throw new LakeError(`lake ${lake.format === 'ducklake' ? `data path ${lake.dataPath}` : `catalog ${lakeWhere(lake)}`}: no credentials from the AWS provider chain (environment, profile, instance role): ${firstLine(error)}`, { cause: error });
+  }
+}
+
+const ICEBERG_SECRET = 'glacier_lake_iceberg';
+
+/**
+ * The Iceberg catalog's credentials from the environment as a temporary secret of this DuckDB
+ * instance (memory only; duckdb_secrets() redacts it), so no statement text holds them. An error
+ * names the variables, never their values, and carries no cause that could.
+ */
+async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (lake.auth !== 'oauth2' && lake.auth !== 'token') return;
+  const vars = lake.auth === 'token' ? { TOKEN: 'GLACIER_ICEBERG_TOKEN' } : { CLIENT_ID: 'GLACIER_ICEBERG_CLIENT_ID', CLIENT_SECRET: 'GLACIER_ICEBERG_CLIENT_SECRET' };
+  const missing = Object.values(vars).filter((v) => !env[v]);
+  if (missing.length) throw new LakeError(`lake catalog ${lakeWhere(lake)}: auth ${lake.auth} needs ${missing.join(' and ')} in the environment`);
+  const values = Object.values(vars).map((v) => env[v]!);
+  const options = [...Object.entries(vars).map(([option, v]) => `${option} ${quote(env[v]!)}`), ...(lake.auth === 'oauth2' ? [lake.oauth2ServerUri ? `OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}` : `ENDPOINT ${quote(lake.endpoint)}`] : [])];
+  try {
+    await connection.run(`CREATE OR REPLACE TEMPORARY SECRET ${ICEBERG_SECRET} (TYPE iceberg, ${options.join(', ')})`);
+  } catch (error) {
+    throw new LakeError(`lake catalog ${lakeWhere(lake)}: the credentials of ${Object.values(vars).join(' and ')}: ${values.reduce((line, v) => line.replaceAll(v, '[redacted]'), firstLine(error))}`);
+  }
+}
+
 /**
  * Attaches the lake: loads the extensions, makes the local directories, creates the S3 secret from
- * the AWS provider chain (environment, profile, instance role) when the data path is a bucket, and
- * attaches the catalog (a new one is created with the data path). A writer lists the bucket first, so
- * a bad bucket fails here, not in the middle of a night. Errors are one line naming the catalog or bucket.
+ * the AWS provider chain (environment, profile, instance role) when the data is in a bucket, and
+ * attaches the catalog (a new DuckLake is created with the data path; a writer creates the Iceberg
+ * namespace). A DuckLake writer lists the bucket first, so a bad bucket fails here, not in the middle
+ * of a night. Errors are one line naming the catalog or bucket.
  */
 export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
   const alias = options.alias ?? 'lake';
   if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new Error(`lake alias ${JSON.stringify(alias)}: expected a plain identifier`);
   await loadExtensions(connection, lakeExtensions(lake));
+  if (usesS3(lake)) await s3Secret(connection, lake);
+  if (lake.format === 'iceberg') {
+    await icebergSecret(connection, lake);
+    try {
+      await connection.run(attachSql(lake, { ...options, alias }));
+      if (!options.readOnly) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${alias}.${lake.namespace}`);
+    } catch (error) {
+      throw error instanceof LakeError ? error : new LakeError(`lake catalog ${lakeWhere(lake)}: ${firstLine(error)}`, { cause: error });
+    }
+    return alias;
+  }
   const { kind, target } = catalogOf(lake.catalog);
   if (kind !== 'postgres' && !options.readOnly) mkdirSync(dirname(target), { recursive: true });
-  if (isS3(lake.dataPath)) {
-    const s3 = lake.s3 ?? {};
-    const settings = [
-      'TYPE s3',
-      'PROVIDER credential_chain',
-      `SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`,
-      ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
-      ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
-      ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
-      ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
-    ];
-    try {
-      await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
-    } catch (error) {
-      throw new LakeError(`lake data path ${lake.dataPath}: no credentials from the AWS provider chain (environment, profile, instance role): ${firstLine(error)}`, { cause: error });
-    }
-  } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
+  if (!isS3(lake.dataPath) && !options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
   if (isS3(lake.dataPath) && !options.readOnly) {
     // A writer lists the bucket first: a bad bucket fails here, before a catalog is made for it.
     try {

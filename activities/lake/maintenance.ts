@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { LakeSettings } from './lake.ts';
+import type { DuckLakeSettings } from './lake.ts';
 
 /**
- * The lake's upkeep, done by DuckLake's own functions before an export's night (each its own
+ * The DuckLake's upkeep, done by DuckLake's own functions before an export's night (each its own
  * commit): small files of a partition merged, files with many deleted rows rewritten, snapshots older
  * than the retention expired, and the files no snapshot references any more (and those of a killed
  * export) deleted once readers had time to finish with them. No inlined rows to flush: the lake's
@@ -54,7 +54,7 @@ async function smallFilesPerPartition(conn: DuckDBConnection, alias: string): Pr
  * (at most SMALL_FILE_BYTES each, so a merge rewrites a bounded amount whatever the history) and the
  * files with many deleted rows rewritten. Returns whether it merged.
  */
-export async function maintainLake(conn: DuckDBConnection, alias: string, lake: LakeSettings, options: MaintenanceOptions = {}): Promise<boolean> {
+export async function maintainLake(conn: DuckDBConnection, alias: string, lake: DuckLakeSettings, options: MaintenanceOptions = {}): Promise<boolean> {
   const ago = (hours: number) => `now() - INTERVAL ${Math.round(Math.max(0, hours) * 3600)} SECOND`;
   const grace = ago(options.graceHours ?? CLEANUP_GRACE_HOURS);
   const merge = (await smallFilesPerPartition(conn, alias)) >= MERGE_AT;

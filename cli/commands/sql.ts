@@ -13,10 +13,11 @@ import type { LakeSettings } from '../../activities/lake/lake.ts';
  * the worker runs and exports.
  */
 async function openForQuery(config: { dataDir: string; shards: string[]; lake: Partial<LakeSettings> }): Promise<{ connection: DuckDBConnection; source: string }> {
-  const [{ DuckDBInstance }, { attachLake, catalogOf, LakeError }] = await Promise.all([import('@duckdb/node-api'), import('../../activities/lake/lake.ts')]);
+  const [{ DuckDBInstance }, { attachLake, catalogOf, lakeNamespace, lakeWhere, LakeError }] = await Promise.all([import('@duckdb/node-api'), import('../../activities/lake/lake.ts')]);
   const lake = lakeOf(config);
-  const { kind, target } = catalogOf(lake.catalog);
-  const lakeExists = kind === 'postgres' || existsSync(target);
+  // An Iceberg catalog is a server: asked, not looked for.
+  const catalog = lake.format === 'ducklake' ? catalogOf(lake.catalog) : undefined;
+  const lakeExists = !catalog || catalog.kind === 'postgres' || existsSync(catalog.target);
   const attach = async (connection: DuckDBConnection) => {
     try {
       await attachLake(connection, lake, { readOnly: true });
@@ -35,11 +36,11 @@ async function openForQuery(config: { dataDir: string; shards: string[]; lake: P
       if (!/lock/i.test((error as Error).message)) throw error;
     }
   }
-  if (!lakeExists) throw new UserError(`no lake at ${lake.catalog}: run backfill (or export) first`);
+  if (!lakeExists) throw new UserError(`no lake at ${lakeWhere(lake)}: run backfill (or export) first`);
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
   await attach(connection);
-  await connection.run('USE lake');
-  return { connection, source: `the lake ${lake.catalog}${config.shards.length ? ` (shards ${config.shards.join(', ')})` : ' (the warehouse file is in use by a worker)'}` };
+  await connection.run(`USE lake.${lakeNamespace(lake)}`);
+  return { connection, source: `the lake ${lakeWhere(lake)}${config.shards.length ? ` (shards ${config.shards.join(', ')})` : ' (the warehouse file is in use by a worker)'}` };
 }
 
 function formatTable(columns: string[], rows: Record<string, unknown>[]): string {

@@ -22,9 +22,10 @@ export async function readLakeElsewhere(lake: LakeSettings, snapshot?: number): 
  * Per lake table: rows of the warehouse (in the lake's columns) the copy lacks, rows the copy has
  * that the warehouse lacks (EXCEPT ALL both ways, every column), and the warehouse's row count.
  * `warehouseFile`: compare with that DuckDB file instead of the open warehouse (an earlier copy);
- * `others`: with the union of the warehouse and those files (other shards' warehouses).
+ * `others`: with the union of the warehouse and those files (other shards' warehouses); `format`: the
+ * lake's (its column types, export.ts lakeTable).
  */
-export async function lakeDifferences(warehouse: Warehouse, copyFile: string, options: { warehouseFile?: string; others?: string[] } = {}): Promise<Record<string, { missing: number; extra: number; rows: number }>> {
+export async function lakeDifferences(warehouse: Warehouse, copyFile: string, options: { warehouseFile?: string; others?: string[]; format?: LakeSettings['format'] } = {}): Promise<Record<string, { missing: number; extra: number; rows: number }>> {
   const release = await warehouse.raiseMemory(EXPORT_MEMORY_LIMIT);
   const conn = await warehouse.connect();
   const out: Record<string, { missing: number; extra: number; rows: number }> = {};
@@ -35,7 +36,7 @@ export async function lakeDifferences(warehouse: Warehouse, copyFile: string, op
     const copied = new Set((await conn.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake_copy'")).getRowObjectsJS().map((r) => String(r.table_name)));
     const n = async (sql: string) => Number((await conn.runAndReadAll(sql)).getRowObjectsJS()[0].n);
     for (const def of lakeTables(allTables())) {
-      const t = lakeTable(def);
+      const t = lakeTable(def, options.format);
       const w = `SELECT * FROM (${[options.warehouseFile ? 'wh_then.main.' : '', ...(options.others ?? []).map((_, i) => `wh_other${i}.main.`)].map((db) => `SELECT ${t.select} FROM ${db}"${def.name}"`).join(' UNION ALL ')})`;
       const rows = await n(`SELECT count(*) AS n FROM (${w})`);
       if (!copied.has(def.name)) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { exportLake } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { DuckLakeSettings, LakeSettings } from '../../activities/lake/lake.ts';
 import { lakeOf } from '../../worker/paths.ts';
 import { drainAll, startHarness, type Harness } from '../warehouse/harness.ts';
 
@@ -28,7 +28,7 @@ describe('an unreachable lake', () => {
   it('fails in one line naming the catalog or the bucket, and the night stays pending for the next export', async () => {
     const marks = await pending();
     expect(marks).toBeGreaterThan(0);
-    const good = lakeOf(h.config);
+    const good = lakeOf(h.config) as DuckLakeSettings;
     const notAFile = join(h.dir, 'a-directory');
     mkdirSync(notAFile);
     const bucket: LakeSettings = { ...good, dataPath: 's3://glacier-no-bucket/lake/', s3: { endpoint: '127.0.0.1:9', urlStyle: 'path', useSsl: false, region: 'us-east-1' } };

@@ -9,6 +9,7 @@ import type { DataApiClient } from '../../activities/api/index.ts';
 import { expect } from 'vitest';
 import { compareWithTruth } from '../helpers/truthTables.ts';
 import { resolveConfig, validateConfig, type ResolvedConfig } from '../../worker/config.ts';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../worker/logger.ts';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator/index.ts';
 
@@ -24,16 +25,29 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { sim?: SimulatorOptions; config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>>; pageSize?: number | null; warehouse?: OpenOptions; core?: Pick<SyncCoreDeps, 'cellBudget' | 'commitMaxCells'> }): Promise<Harness> {
+export interface HarnessOptions {
+  sim?: SimulatorOptions;
+  config: (sim: Simulator) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  pageSize?: number | null;
+  warehouse?: OpenOptions;
+  core?: Pick<SyncCoreDeps, 'cellBudget' | 'commitMaxCells'>;
+  /** API keys the client sends (the simulator takes any). */
+  apiKeys?: string[];
+  /** Where the logs go, at debug level (default: none). */
+  log?: DestinationStream;
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({ seed: 7, size: 'tiny', ...options.sim });
   const dir = mkdtempSync(join(tmpdir(), 'glacier-wh-'));
   const raw = { dataDir: dir, ...(await options.config(sim)), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, tier: 'pro', ...(options.pageSize === null ? {} : { pageSize: options.pageSize ?? 25 }) } };
   const config = resolveConfig(validateConfig(raw), {});
-  const logger = createLogger({ level: 'silent' });
+  const logger = createLogger(options.log ? { level: 'debug', destination: options.log } : { level: 'silent' });
   const client = createDataApiClient({
     baseUrl: sim.baseUrl,
     metricsUrl: sim.metricsUrl,
     tier: 'pro',
+    apiKeys: options.apiKeys,
     concurrency: 4,
     logger,
     // The simulator runs without rate limits here; keep the client-side limiter out of the way too.

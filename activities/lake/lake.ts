@@ -94,7 +94,6 @@ export function attachSql(lake: LakeSettings, options: AttachOptions = {}): stri
     if (options.snapshot !== undefined) throw new LakeError(`lake catalog ${lakeWhere(lake)}: Iceberg time travel is per table: AT (VERSION => <snapshot id>) or AT (TIMESTAMP => <time>)`);
     const auth = lake.auth === 'token' ? 'oauth2' : lake.auth;
     const opts = ['TYPE iceberg', `ENDPOINT ${quote(lake.endpoint)}`, `AUTHORIZATION_TYPE ${quote(auth)}`, ...(lake.auth === 'oauth2' || lake.auth === 'token' ? [`SECRET ${ICEBERG_SECRET}`] : [])];
-    if (lake.auth === 'oauth2') opts.push(...(lake.oauth2ServerUri ? [`OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}`] : []), ...(lake.oauth2Scope ? [`OAUTH2_SCOPE ${quote(lake.oauth2Scope)}`] : []));
     return `ATTACH ${quote(lake.warehouse)} AS ${options.alias ?? 'lake'} (${[...opts, ...(options.readOnly ? ['READ_ONLY'] : [])].join(', ')})`;
   }
   const { kind, target } = catalogOf(lake.catalog);
@@ -178,7 +177,12 @@ async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings
   const missing = Object.values(vars).filter((v) => !env[v]);
   if (missing.length) throw new LakeError(`lake catalog ${lakeWhere(lake)}: auth ${lake.auth} needs ${missing.join(' and ')} in the environment`);
   const values = Object.values(vars).map((v) => env[v]!);
-  const options = [...Object.entries(vars).map(([option, v]) => `${option} ${quote(env[v]!)}`), ...(lake.auth === 'oauth2' ? [lake.oauth2ServerUri ? `OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}` : `ENDPOINT ${quote(lake.endpoint)}`] : [])];
+  // The token URL and scope go here too: DuckDB refuses them on an ATTACH that names a secret.
+  const options = [
+    ...Object.entries(vars).map(([option, v]) => `${option} ${quote(env[v]!)}`),
+    ...(lake.auth === 'oauth2' ? [lake.oauth2ServerUri ? `OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}` : `ENDPOINT ${quote(lake.endpoint)}`] : []),
+    ...(lake.auth === 'oauth2' && lake.oauth2Scope ? [`OAUTH2_SCOPE ${quote(lake.oauth2Scope)}`] : []),
+  ];
   try {
     await connection.run(`CREATE OR REPLACE TEMPORARY SECRET ${ICEBERG_SECRET} (TYPE iceberg, ${options.join(', ')})`);
   } catch (error) {

@@ -130,8 +130,15 @@ interface Mark {
   seq: bigint;
 }
 
-/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"). */
-const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
+/**
+ * Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a
+ * conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"), or an
+ * Iceberg table another shard created first (tables are created before the night's transaction).
+ */
+const retryable = (error: unknown, lake: LakeSettings) => {
+  const message = error instanceof Error ? error.message : String(error);
+  return /conflict|database is locked|busy/i.test(message) || (lake.format === 'iceberg' && /already exists/i.test(message));
+};
 
 /** An error of the night as one line naming the lake's catalog or bucket (or the error as it is). */
 function lakeError(error: unknown, lake: LakeSettings): Error {
@@ -177,7 +184,7 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
           return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
-          if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);
+          if (attempt >= ATTEMPTS || !retryable(error, lake)) throw lakeError(error, lake);
           await new Promise((r) => setTimeout(r, 100 * 2 ** attempt * (0.5 + Math.random())));
         }
       }

@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { extensionDirectory } from '../../activities/lake/extensions.ts';
 import type { IcebergSettings } from '../../activities/lake/lake.ts';
+import { freePort } from './s3Server.ts';
 
 const VERSION = '1.10.0';
 const PYICEBERG = '0.12.0';
@@ -61,18 +62,6 @@ export async function ensureIceberg(): Promise<string | undefined> {
   }
   return undefined;
 }
-
-const freePort = async () => {
-  const { createServer } = await import('node:net');
-  return new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-};
 
 export interface IcebergCatalog {
   endpoint: string;
@@ -128,7 +117,7 @@ export async function readWithPyiceberg(lake: IcebergSettings, asOf?: number): P
   return { file, tables, close: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-if (process.argv.includes('--install')) {
+if (process.argv.includes('--install') && process.argv[1]?.endsWith('icebergServer.ts')) {
   const missing = await ensureIceberg();
   console.log(missing ?? `Iceberg REST server ${VERSION} in ${jar()}, pyiceberg ${PYICEBERG} in ${python()}`);
 }

@@ -25,7 +25,8 @@ export function ensureMoto(): string | undefined {
   return undefined;
 }
 
-const freePort = () =>
+/** A free TCP port of 127.0.0.1 (the Iceberg catalog server takes one too). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
@@ -59,7 +60,7 @@ export async function startS3(bucket = 'glacier-lake'): Promise<S3Server> {
   return { endpoint, bucket, stop: async () => void (child.kill('SIGTERM'), await new Promise((r) => child.once('close', r))) };
 }
 
-if (process.argv.includes('--install')) {
+if (process.argv.includes('--install') && process.argv[1]?.endsWith('s3Server.ts')) {
   const missing = ensureMoto();
   console.log(missing ?? `moto ${MOTO} in ${venv()}`);
 }

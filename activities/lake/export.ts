@@ -130,15 +130,8 @@ interface Mark {
   seq: bigint;
 }
 
-/**
- * Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a
- * conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"), or an
- * Iceberg table another shard created first (tables are created before the night's transaction).
- */
-const retryable = (error: unknown, lake: LakeSettings) => {
-  const message = error instanceof Error ? error.message : String(error);
-  return /conflict|database is locked|busy/i.test(message) || (lake.format === 'iceberg' && /already exists/i.test(message));
-};
+/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"). */
+const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
 
 /** An error of the night as one line naming the lake's catalog or bucket (or the error as it is). */
 function lakeError(error: unknown, lake: LakeSettings): Error {
@@ -184,8 +177,11 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
           return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
-          if (attempt >= ATTEMPTS || !retryable(error, lake)) throw lakeError(error, lake);
+          if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);
           await new Promise((r) => setTimeout(r, 100 * 2 ** attempt * (0.5 + Math.random())));
+          // Iceberg: attached again, so the replay sees the catalog as it is now, not this connection's
+          // cached tables (after a create that lost a race: "does not have a reachable state").
+          if (lake.format === 'iceberg') await conn.run(`DETACH ${alias}`).then(() => attachLake(conn, lake, { alias }));
         }
       }
     } finally {
@@ -263,12 +259,22 @@ async function ensureTables(conn: DuckDBConnection, alias: string, tables: LakeT
   const schema = lakeNamespace(lake);
   const present = new Set((await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS().map((r) => String(r.table_name)));
   const created = new Set<string>();
+  let raced = false;
   for (const t of tables) {
     const name = `${alias}.${schema}.${ident(t.def.name)}`;
     // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
     const existing = present.has(t.def.name) ? new Map((await conn.runAndReadAll(`DESCRIBE ${name}`)).getRowObjectsJS().map((r) => [String(r.column_name), String(r.column_type)])) : undefined;
-    if (await ensureTable(conn, name, t, existing, lake.format === 'ducklake')) created.add(t.def.name);
+    // An Iceberg table another shard created since the listing (409 "already exists"): the others are
+    // made, then the night is replayed on the catalog attached again. Going on through this
+    // connection's failed create, a commit replaced the other shard's first snapshot without a 409.
+    const made = await ensureTable(conn, name, t, existing, lake.format === 'ducklake').catch((error: unknown) => {
+      if (lake.format !== 'iceberg' || !/already exists/i.test(String(error))) throw error;
+      raced = true;
+      return false;
+    });
+    if (made) created.add(t.def.name);
   }
+  if (raced) throw new LakeError(`lake catalog ${lakeWhere(lake)}: conflict: another writer created lake tables at the same moment`);
   return created;
 }
 

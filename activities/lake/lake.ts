@@ -85,7 +85,16 @@ export class LakeError extends Error {
   override name = 'LakeError';
 }
 
-export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+/** An error's first line; an Iceberg catalog's JSON body (its Java stack on one line) cut to its type and message. */
+export const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/, body: (\{.*)$/, (body: string, json: string) => {
+    try {
+      const e = (JSON.parse(json) as { error?: { type?: string; message?: string } }).error;
+      return e?.message ? `: ${e.type ?? 'error'}: ${e.message}` : body;
+    } catch {
+      return body.slice(0, 300);
+    }
+  });
 
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
@@ -206,7 +215,10 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
     await icebergSecret(connection, lake);
     try {
       await connection.run(attachSql(lake, { ...options, alias }));
-      if (!options.readOnly) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${alias}.${lake.namespace}`);
+      // Another shard may create the namespace at the same moment: its 409 says it exists.
+      if (!options.readOnly) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${alias}.${lake.namespace}`).catch((error: unknown) => {
+          if (!/already exists/i.test(String(error))) throw error;
+        });
     } catch (error) {
       throw error instanceof LakeError ? error : new LakeError(`lake catalog ${lakeWhere(lake)}: ${firstLine(error)}`, { cause: error });
     }

@@ -3,8 +3,8 @@ import type { IcebergSettings } from '../../activities/lake/lake.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { lakeShardsSuite } from './lakeShardsSuite.ts';
 
-// Two shards into one Iceberg REST catalog at the same moment (each shard's commit may meet the
-// other's: a 409, replayed), read back by pyiceberg.
+// Two shards into one Iceberg REST catalog, a night's exports at the same moment (each shard's commit
+// may meet the other's: a 409, replayed), read back by pyiceberg.
 const missing = await ensureIceberg();
 if (missing) {
   describe.skip('shards export into one Iceberg lake', () => it('skipped', () => undefined));
@@ -20,6 +20,9 @@ if (missing) {
   lakeShardsSuite(
     'shards export into one Iceberg lake',
     () => ({ format: 'iceberg', endpoint: catalog!.endpoint, warehouse: 'glacier', namespace: 'avalanche', auth: 'none' }),
-    (lake) => readWithPyiceberg(lake as IcebergSettings),
+    // The first export one shard after the other: two shards creating the tables at the same moment
+    // lost rows of the table both write (_glacier_snapshot_walks) in 3 of 4 runs, with DuckDB 1.5.5's
+    // iceberg extension and the REST test server (docs/operations.md, An Iceberg lake).
+    { read: (lake) => readWithPyiceberg(lake as IcebergSettings), buildOneAtATime: true },
   );
 }

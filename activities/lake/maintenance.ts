@@ -6,7 +6,8 @@ import type { DuckLakeSettings } from './lake.ts';
  * commit): small files of a partition merged, files with many deleted rows rewritten, snapshots older
  * than the retention expired, and the files no snapshot references any more (and those of a killed
  * export) deleted once readers had time to finish with them. No inlined rows to flush: the lake's
- * writers inline none (lake.ts).
+ * writers inline none (lake.ts). An Iceberg lake has none here: DuckDB 1.5.5 offers no Iceberg
+ * maintenance, so expiry and compaction are the catalog's (docs/nights.md, Iceberg upkeep).
  */
 
 /** How long a file no snapshot references stays on disk for readers that opened it before (ducklake_cleanup_old_files). */

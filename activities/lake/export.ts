@@ -12,28 +12,20 @@ import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.
 /**
  * The export: what the warehouse changed since the last export, applied to the lake in ONE DuckLake
  * transaction, so a reader sees the whole night on every table or none of it, and each night is a
- * snapshot to travel back to.
+ * snapshot to travel back to (docs/nights.md, The lake).
  *
- * - What changed: every commit marks the partitions (table, partition columns, day) whose rows it
- *   inserted, updated or deleted, in its own transaction (_glacier_changed_partitions, lakeKeys.ts),
- *   follow-up updates of old rows (spends, rewards, closed versions) included. The export reads the
- *   marks and the rows in one read transaction of the warehouse.
- * - Applying it: per table, the rows of its marked partitions in the warehouse (W) and in the lake (L):
- *   the lake rows not in W (changed or gone) are deleted by key, then the W rows not in the lake are
- *   inserted. Rows left as they are cost nothing, and running it again changes nothing, so a crash
- *   anywhere (before the commit: nothing happened; after it: the marks are still there) is repaired
- *   by the next export. The marks the transaction read are cleared afterwards, unless a commit marked
- *   the partition again meanwhile.
- * - Whole tables: a table the lake lacks is created and filled from the warehouse; a table whose lake
- *   layout is not the recorded one (the first export after an upgrade, a column added, a schema file
- *   applied, another catalog) or `full` is compared whole, so the lake comes to equal the warehouse.
- * - Shards: each writes its own rows into the same tables; every table's partition columns hold its
- *   chain or network, which one shard owns (common/shards.ts placementGroup), and a table without
- *   them says which of the lake's rows a warehouse answers for (ExportLayout.owned). A commit that
- *   conflicts with another shard's is retried whole.
- * - The lake's columns are the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer and
- *   DuckLake would write DOUBLE) plus `month` (YYYY-MM of the row's day) on dated tables; tables are
- *   partitioned by their partition columns and month.
+ * - What changed: every commit marks the partitions (table, partition columns, day) it changed,
+ *   follow-up updates of old rows included, in its own transaction (lakeKeys.ts).
+ * - Applying it, per table: in its marked partitions, the lake rows that are not warehouse rows are
+ *   deleted by key and the warehouse rows the lake lacks are inserted. Running it again changes
+ *   nothing, so a crash anywhere is repaired by the next export; the marks read are cleared after the
+ *   commit unless a commit marked the partition again meanwhile.
+ * - Whole tables: a table the lake lacks is filled from the warehouse; one whose recorded layout
+ *   differs (an upgrade, a column added, another catalog) or `full` is compared whole.
+ * - Shards write their own partitions of the same tables (each chain or network is one shard's;
+ *   ExportLayout.owned for tables without them); a commit that meets another's is retried whole.
+ * - Columns: the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer) plus `month`
+ *   (YYYY-MM of the row's day) on dated tables, partitioned by partition columns and month.
  */
 
 export interface ExportResult {

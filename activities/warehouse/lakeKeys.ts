@@ -109,28 +109,6 @@ function dayRange(day: string): [number, number] {
 }
 
 /**
- * The rows of one partition: equality on the partition columns, and for the day a range over the
- * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
- * read costs its rows, not the table's.
- */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
-  const clauses: string[] = [];
-  const params: DuckDBValue[] = [];
-  def.export.partitionBy.forEach((c, i) => {
-    if (values[i] === null) return clauses.push(`${ident(c)} IS NULL`);
-    params.push(values[i]);
-    clauses.push(`${ident(c)} = $${params.length}`);
-  });
-  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : undefined;
-  if (day === null) clauses.push(`${dateSql(def)} IS NULL`);
-  else if (day !== undefined) {
-    params.push(...dayRange(day).map(BigInt));
-    clauses.push(dateRangeSql(def, `$${params.length - 1}`, `$${params.length}`));
-  }
-  return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
-}
-
-/**
  * The rows of several partitions of `def` (columns qualified by `alias` when given), for one scan:
  * the row's partition key is one of theirs and, when every one names a day, its day lies within the
  * days that bound them, a plain range DuckDB checks against its zone maps (so the export's grouped
@@ -184,9 +162,4 @@ export function expandLakeKeys(sql: string): string {
   return sql.replace(/\{lake_key:[a-z_0-9]+:([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g, (_, alias: string, cols: string, dateFrom: string) =>
     lakeKeySql({ export: { partitionBy: cols ? cols.split(',') : [], dateFrom: dateFrom || undefined } } as TableDef, alias),
   );
-}
-
-/** The `{lake_key}` placeholders of a SQL text: table, alias and layout (tests compare them with the catalog). */
-export function lakeKeyPlaceholders(sql: string): { table: string; alias: string; partitionBy: string[]; dateFrom?: string }[] {
-  return [...sql.matchAll(/\{lake_key:([a-z_0-9]+):([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g)].map((m) => ({ table: m[1], alias: m[2], partitionBy: m[3] ? m[3].split(',') : [], dateFrom: m[4] || undefined }));
 }

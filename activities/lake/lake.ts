@@ -65,14 +65,11 @@ export function attachSql(lake: LakeSettings, options: AttachOptions = {}): stri
 }
 
 /**
- * Puts a SQLite catalog DuckLake just created into WAL mode. In SQLite's default (rollback journal)
- * mode a reader's open transaction blocks the writer's commit: with an analyst's session holding the
- * lake, the export failed "database is locked" on all of its 8 attempts. In WAL mode readers never
- * block the writer (measured: the commit took 88 ms while another process held a read transaction,
- * which kept its snapshot). DuckDB's sqlite extension runs every statement inside a transaction, where
- * SQLite refuses `PRAGMA journal_mode=WAL`; the pragma only persists 2 in the header's file-format
- * bytes (18 and 19, https://www.sqlite.org/fileformat.html), so that is written here, once, while no
- * connection has the new file open (createSqliteCatalog).
+ * Puts a new SQLite catalog into WAL mode, where readers never block the writer: in the default
+ * rollback-journal mode an analyst's open session made all 8 attempts of an export fail "database is
+ * locked"; in WAL mode the commit took 88 ms beside it. DuckDB's sqlite extension wraps every statement
+ * in a transaction, where SQLite refuses `PRAGMA journal_mode=WAL`, so the two header bytes that pragma
+ * persists (18 and 19: 2, https://www.sqlite.org/fileformat.html) are written while no one has it open.
  */
 function walMode(path: string): void {
   const fd = openSync(path, 'r+');
@@ -85,12 +82,7 @@ function walMode(path: string): void {
   }
 }
 
-/**
- * A new SQLite catalog, made whole under a name of its own, put into WAL mode and linked into place:
- * shards exporting for the first time at the same moment each make one, the first link wins, and no
- * process ever opens a catalog half made (two DuckLakes initialising one file failed "database is
- * locked").
- */
+/** A new SQLite catalog, made whole under its own name, then linked into place (the first shard's link wins; none opens a half-made one). */
 async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSettings, target: string): Promise<void> {
   const draft = `${target}.new-${process.pid}-${Date.now()}`;
   try {
@@ -106,10 +98,9 @@ async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSetti
 }
 
 /**
- * Attaches the lake: loads the extensions, makes the local directories, creates the S3 secret from
- * the AWS provider chain (environment, profile, instance role) when the data path is a bucket, and
- * attaches the catalog (a new one is created with the data path). A writer lists the bucket first, so
- * a bad bucket fails here, not in the middle of a night. Errors are one line naming the catalog or bucket.
+ * Attaches the lake: the extensions loaded, local directories made, an S3 secret from the AWS provider
+ * chain for a bucket (which a writer lists first, so a bad bucket fails before any catalog is made),
+ * the catalog attached (created with the data path when new). Errors: one line naming the catalog or bucket.
  */
 export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
   const alias = options.alias ?? 'lake';
@@ -135,7 +126,6 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
     }
   } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
   if (isS3(lake.dataPath) && !options.readOnly) {
-    // A writer lists the bucket first: a bad bucket fails here, before a catalog is made for it.
     try {
       await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { profileCommit, profiled } from '../warehouse/commitProfile.ts';
 import { ident } from '../warehouse/identifier.ts';
 import { partitionColumns, partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
 import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
@@ -121,8 +122,10 @@ function lakeError(error: unknown, lake: LakeSettings): Error {
   return error instanceof Error ? error : new Error(line);
 }
 
-/** Exports the night to the lake; the caller passes the catalog (allTables()), as the warehouse layer does not import the streams. */
-export async function exportLake(warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions = {}): Promise<ExportResult> {
+/** Exports the night to the lake (its steps profiled with GLACIER_COMMIT_PROF: bench/exportSteps.ts); the caller passes the catalog (allTables()), as the warehouse layer does not import the streams. */
+export const exportLake = (warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions = {}) => profiled('export:total', () => exportNight(warehouse, catalog, lake, options)).finally(() => profileCommit(0));
+
+async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions): Promise<ExportResult> {
   const all = lakeTables(catalog);
   const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
@@ -132,25 +135,25 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
   // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
   const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
   try {
-    const alias = await attachLake(conn, lake, { alias: 'glacier_lake' });
+    const alias = await profiled('export:attach', () => attachLake(conn, lake, { alias: 'glacier_lake' }));
     try {
       await options.hook?.('attached');
       // The upkeep before the night, so it compacts only files of earlier nights: a read transaction
       // that began before a merge and reads a table after it finds no row of that table when the merge
       // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
       // upkeep does not hold the night back; the next export runs it again.
-      const upkeep = options.maintenance === false ? undefined : await maintainLake(conn, alias, lake, options.maintenance).catch((error: unknown) => lakeError(error, lake));
+      const upkeep = options.maintenance === false ? undefined : await profiled('export:upkeep', () => maintainLake(conn, alias, lake, options.maintenance || undefined)).catch((error: unknown) => lakeError(error, lake));
       await options.hook?.('maintained');
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
-          const size = await lakeFiles(conn, alias);
+          const size = await profiled('export:size', () => lakeFiles(conn, alias));
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
-          await inTransaction(warehouse, async (w) => {
+          await profiled('export:bookkeeping', () => inTransaction(warehouse, async (w) => {
             if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
             await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
             for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
-          });
+          }));
           await options.hook?.('cleared');
           return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
         } catch (error) {
@@ -183,7 +186,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   const cleared: Mark[] = clearOthers ? marks.filter((m) => !tables.some((t) => t.def.name === m.table)) : [];
   for (const t of tables) {
     const own = marks.filter((m) => m.table === t.def.name);
-    const created = await ensureTable(conn, lakeName(t), t, existing.get(t.def.name));
+    const created = await profiled('export:ensure', () => ensureTable(conn, lakeName(t), t, existing.get(t.def.name)));
     const values = own.map((m) => valuesOfKey(t.def, m.key));
     const whole = created || options.full || layouts.get(t.def.name) !== signature(t, lake) || values.some((v) => v === undefined);
     cleared.push(...own);
@@ -193,7 +196,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
       changed = { deleted: 0, inserted: Number((await conn.run(`INSERT INTO ${lakeName(t)} SELECT ${t.select} FROM ${ident(t.def.name)}`)).rowsChanged) };
     } else {
       const filter = whole ? { where: 'true', params: [] } : partitionsFilter(t.def, values as (string | null)[][]);
-      changed = await applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined);
+      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined));
       if (!whole && changed.deleted + changed.inserted === 0) result.unchanged += own.length;
     }
     if (whole) result.fullTables!++;
@@ -204,7 +207,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   }
   await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
   await options.hook?.('before-commit');
-  await conn.run('COMMIT');
+  await profiled('export:commit', () => conn.run('COMMIT'));
   await options.hook?.('committed');
   const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
   if (result.tables > 0) {

@@ -268,7 +268,15 @@ async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, fil
   const W = `SELECT ${t.select} FROM ${ident(t.def.name)} WHERE ${filter.where}`;
   const L = `SELECT ${cols} FROM ${name} WHERE ${where}`;
   const key = t.def.primaryKey.map(ident).join(', ');
-  const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
-  const inserted = Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged);
+  if (filter.where === 'true') {
+    const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
+    return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
+  }
+  // The marked partitions' lake rows read once; the lake is written only where they differ (a night mostly inserts).
+  await profiled(`export:read:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_rows AS ${L}`, filter.params));
+  await profiled(`export:gone:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_gone AS SELECT ${key} FROM (SELECT ${cols} FROM _glacier_lake_rows EXCEPT ${W})`, filter.params));
+  const gone = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM _glacier_lake_gone')).getRowObjectsJS()[0].n);
+  const deleted = gone ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM _glacier_lake_gone)`, filter.params))).rowsChanged) : 0;
+  const inserted = Number((await profiled(`export:insert:${t.def.name}`, () => conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT SELECT ${cols} FROM _glacier_lake_rows`, filter.params))).rowsChanged);
   return { deleted, inserted };
 }

@@ -1,4 +1,6 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { LakeError } from './lake/lake.ts';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';
@@ -10,6 +12,9 @@ import type { ShardHoldings, ShardPort } from './shards/shardLedger.ts';
 import { PartitionTurns, runBatches, type BatchRunInput } from './batchRun.ts';
 import { runSweep, type SweepInput, type SweepOutcome } from './sweep.ts';
 
+
+/** Attempts of an export that finds its lake unreachable before it fails for good (the night waits for the next run). */
+const LAKE_ATTEMPTS = 5;
 /** What activities are built from; the worker injects real ones (see worker/runtime.ts). */
 export interface ActivityDeps {
   logger: Logger;
@@ -105,8 +110,20 @@ export function createActivities(deps: ActivityDeps) {
       }
     },
 
+    /**
+     * The lake export. An unreachable or bad lake (a LakeError: one line naming the catalog or the
+     * bucket) is retried a few times, then fails the activity for good: the night's changes stay
+     * marked in the warehouse and the next run's export applies them.
+     */
     async exportParquet(input: ExportInput): Promise<ExportSummary> {
-      return need(deps.exporter, 'the Parquet exporter').exportParquet(input);
+      try {
+        const result = await need(deps.exporter, 'the lake exporter').exportParquet(input);
+        if (result.upkeepError) deps.logger.warn({ error: result.upkeepError }, 'lake upkeep failed: the night was exported, the next export runs the upkeep again');
+        return result;
+      } catch (error) {
+        if (error instanceof LakeError && Context.current().info.attempt >= LAKE_ATTEMPTS) throw ApplicationFailure.create({ type: 'LakeUnavailable', message: error.message, nonRetryable: true });
+        throw error;
+      }
     },
 
     async listCheckpoints(): Promise<CheckpointView[]> {

@@ -15,17 +15,22 @@ export interface SyncPort {
   readCheckpoint(partitionId: string): Promise<CheckpointView | undefined>;
 }
 
-/** Parquet files written, tables exported, partitions left unchanged and partitions removed. */
+/** What an export did (activities/lake/export.ts ExportResult; before 0.3 the Parquet files and partitions it wrote). */
 export interface ExportSummary {
   files: number;
   tables: number;
   unchanged: number;
   deleted: number;
-  /** Tables exported in full (fingerprints over every row) rather than from the commits' marks (absent before 0.2). */
+  /** Tables compared whole rather than by the commits' marks (absent before 0.2). */
   fullTables?: number;
+  /** Rows inserted, and the lake snapshot of the night (absent before 0.3, and when nothing changed). */
+  inserted?: number;
+  snapshot?: number;
+  /** The lake's upkeep before the night failed (logged; the next export runs it again). */
+  upkeepError?: string;
 }
 
-/** `full`: fingerprint every partition instead of reading the marks (export --full). */
+/** `full`: compare every table whole instead of reading the marks (export --full). */
 export interface ExportInput {
   tables?: string[];
   full?: boolean;
@@ -48,7 +53,8 @@ export interface StatusPort {
 /** What `status` shows of the stored data's versions (docs/upgrading.md). */
 export interface StorageVersions {
   warehouse: { version: number | null; current: number };
-  lake: { version: number; current: number };
+  /** The lake: its format and catalog (a worker before 0.3 answered its Parquet layout version). */
+  lake: { format: string; catalog: string } | { version: number; current: number };
 }
 
 export type { VerifyFinding } from '../common/activityTypes.ts';

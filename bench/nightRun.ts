@@ -10,11 +10,11 @@
  * CLI command's CPU (/usr/bin/time) goes to its phase. CU: the simulator's count of charged CU per
  * phase, and the run's own records (`status --json`, sql/ops/runCosts.sql) beside it.
  */
-import { readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readStatusKb } from './benchWorld.ts';
-import { fileBytes, lakeStats, type NightService } from './nightsService.ts';
+import { fileBytes, type NightService } from './nightsService.ts';
+import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
+import { lakeFiles } from '../activities/lake/maintenance.ts';
 import type { PipelineStatus } from '../workflows/pipeline.ts';
 
 /** Epoch ms of a protobuf Timestamp (seconds may be a Long). */
@@ -42,7 +42,8 @@ export interface NightFigures {
   /** The run's records (status --json: costs[].lastRun of this run). */
   records: { cu: number; requests: number; items: number };
   checks: { ok: boolean; seconds: number; summary: string };
-  lake: { files: number; bytes: number; written: number };
+  /** Live data and delete files, their bytes, data files written this night; snapshots and data-file rows the catalog holds (bounded by the retention). */
+  lake: { files: number; bytes: number; written: number; snapshots?: number; catalogFiles?: number };
   warehouseBytes: number;
   storedRows: number;
   temporal: { bytes: number; runEvents: number; nightEvents: number; nightWorkflows: number; totalEvents?: number; totalWorkflows?: number };
@@ -172,44 +173,59 @@ export async function lastScheduledWorkflowId(svc: NightService, scheduleId: str
   return last?.type === 'startWorkflow' ? last.workflow.workflowId : undefined;
 }
 
-/** The analyst's two queries over the lake with DuckDB (its own in-memory instance, as an analyst's session). */
+/**
+ * An analyst's session: its own DuckDB instance with the lake attached read-only (as `glacier-etl sql`
+ * and docs/schema.md do), kept open across the nights: each query reads the lake's latest snapshot.
+ */
 export class Analyst {
+  private attached = false;
   private constructor(private readonly conn: DuckDBConnection) {}
   static async open(): Promise<Analyst> {
     const db = await DuckDBInstance.create(':memory:');
     return new Analyst(await db.connect());
   }
-  private async time(sql: string): Promise<number> {
+  private async rows(lake: LakeSettings, sql: string): Promise<Record<string, unknown>[]> {
+    if (!this.attached) {
+      await attachLake(this.conn, lake, { readOnly: true });
+      this.attached = true;
+    }
+    return (await this.conn.runAndReadAll(sql)).getRowObjectsJS();
+  }
+  private async time(lake: LakeSettings, sql: string): Promise<number> {
     const t0 = performance.now();
-    await this.conn.runAndReadAll(sql);
+    await this.rows(lake, sql);
     return performance.now() - t0;
   }
   /**
-   * One day's transactions per chain (the lake's newest full day: its month key plus the timestamp
-   * range, so DuckDB opens that month's files only and skips the row groups outside the day), then
-   * every day of the whole history. The table's link is resolved once, as `glacier-etl sql` does.
+   * One day's transactions per chain (the lake's newest full day: its month plus the timestamp range,
+   * so DuckLake opens that month's files only), then every day of the whole history.
    */
-  async queries(lake: string): Promise<{ dayMs: number; historyMs: number; day: string }> {
-    const glob = `read_parquet('${realpathSync(join(lake, 'evm_transactions'))}/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)`;
+  async queries(lake: LakeSettings): Promise<{ dayMs: number; historyMs: number; day: string }> {
     const dayOf = `strftime(to_timestamp(block_timestamp) AT TIME ZONE 'UTC', '%Y-%m-%d')`;
-    const months = (await this.conn.runAndReadAll(`SELECT DISTINCT month FROM ${glob} ORDER BY month DESC LIMIT 2`)).getRowObjectsJS().map((r) => `'${String(r.month)}'`);
-    const dates = (await this.conn.runAndReadAll(`SELECT DISTINCT ${dayOf} AS d FROM ${glob} WHERE month IN (${months.join(', ') || "''"}) ORDER BY d DESC LIMIT 2`)).getRowObjectsJS();
+    const dates = await this.rows(lake, `SELECT DISTINCT ${dayOf} AS d FROM lake.evm_transactions WHERE month >= (SELECT max(month) FROM lake.evm_transactions) ORDER BY d DESC LIMIT 2`);
     const day = String(dates[1]?.d ?? dates[0]?.d ?? '1970-01-01');
     const lo = Date.parse(`${day}T00:00:00Z`) / 1000;
     const pick = `count(*) AS tx_count, count(DISTINCT from_address) AS senders, sum(value_num) AS value_wei, sum(CAST(gas_used AS HUGEINT) * gas_price_num) AS fees_wei`;
-    const dayMs = await this.time(`SELECT chain_id, ${pick} FROM ${glob} WHERE month = '${day.slice(0, 7)}' AND block_timestamp >= ${lo} AND block_timestamp < ${lo + 86_400} GROUP BY ALL`);
-    const historyMs = await this.time(`SELECT chain_id, ${dayOf} AS date, ${pick} FROM ${glob} GROUP BY ALL ORDER BY ALL`);
+    const dayMs = await this.time(lake, `SELECT chain_id, ${pick} FROM lake.evm_transactions WHERE month = '${day.slice(0, 7)}' AND block_timestamp >= ${lo} AND block_timestamp < ${lo + 86_400} GROUP BY ALL`);
+    const historyMs = await this.time(lake, `SELECT chain_id, ${dayOf} AS date, ${pick} FROM lake.evm_transactions GROUP BY ALL ORDER BY ALL`);
     return { dayMs, historyMs, day };
   }
-  /** Rows stored in the lake (every table through its link, from the Parquet footers). */
-  async lakeRows(lake: string): Promise<number> {
-    let n = 0;
-    for (const e of readdirSync(lake, { withFileTypes: true })) {
-      if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue;
-      const [row] = (await this.conn.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT AS n FROM parquet_file_metadata('${realpathSync(join(lake, e.name))}/**/*.parquet')`)).getRowObjectsJS();
-      n += Number(row?.n ?? 0);
-    }
-    return n;
+  /** Rows stored in the lake (every table's count at its latest snapshot). */
+  async lakeRows(lake: LakeSettings): Promise<number> {
+    const tables = await this.rows(lake, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake'");
+    if (tables.length === 0) return 0;
+    const [row] = await this.rows(lake, `SELECT ${tables.map((t) => `(SELECT count(*) FROM lake."${String(t.table_name)}")`).join(' + ')} AS n`);
+    return Number(row.n);
+  }
+  /** The lake's live files (data and delete files of the latest snapshot), their bytes, the data files snapshots since `since` (ms) added, and the catalog's snapshots and data-file rows. */
+  async files(lake: LakeSettings, since = Infinity): Promise<NightFigures['lake']> {
+    await this.rows(lake, 'SELECT 1');
+    const { files, bytes } = await lakeFiles(this.conn, 'lake');
+    const [w] = Number.isFinite(since)
+      ? await this.rows(lake, `SELECT count(*) AS n FROM __ducklake_metadata_lake.ducklake_data_file AS f JOIN __ducklake_metadata_lake.ducklake_snapshot AS s ON s.snapshot_id = f.begin_snapshot WHERE CAST(s.snapshot_time AS TIMESTAMPTZ) >= to_timestamp(${since / 1000})`)
+      : [{ n: 0 }];
+    const [c] = await this.rows(lake, 'SELECT (SELECT count(*) FROM __ducklake_metadata_lake.ducklake_snapshot) AS snapshots, (SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file) AS catalog_files');
+    return { files, bytes, written: Number(w.n), snapshots: Number(c.snapshots), catalogFiles: Number(c.catalog_files) };
   }
 }
 
@@ -304,12 +320,12 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
 
   // Outside the measured window: what the night left behind.
   const records = await runRecords(svc, `${run.workflowId}/${run.runId}`);
-  const lake = await lakeStats(svc.lakeDir, t0);
   const nightWf = await workflowEvents(svc, t0 - 1000);
   const all = o.countAll ? await workflowEvents(svc) : undefined;
   const analyst = o.analyst ?? (await Analyst.open());
-  const queries = await analyst.queries(svc.lakeDir);
-  const storedRows = await analyst.lakeRows(svc.lakeDir);
+  const lake = await analyst.files(svc.lake, t0);
+  const queries = await analyst.queries(svc.lake);
+  const storedRows = await analyst.lakeRows(svc.lake);
   return {
     night,
     grew: o.grow,
@@ -326,7 +342,7 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     },
     records,
     checks,
-    lake: { files: lake.files, bytes: lake.bytes, written: lake.changedSince },
+    lake,
     warehouseBytes: fileBytes(svc.warehouseFile, ['.wal']),
     storedRows,
     temporal: { bytes: fileBytes(svc.server.dbFile, ['-wal', '-shm']), runEvents: iv.events, nightEvents: nightWf.events, nightWorkflows: nightWf.workflows, totalEvents: all?.events, totalWorkflows: all?.workflows },

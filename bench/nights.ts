@@ -34,7 +34,7 @@ import { DEFAULT_MEMORY_LIMIT, openWarehouse } from '../activities/warehouse/war
 import { createSyncCore } from '../activities/sync/index.ts';
 import { compareWithTruth, remoteTruthSource, truthClient } from '../test/helpers/truthTables.ts';
 import { fmt } from './benchWorld.ts';
-import { NightService, ROOT, lakeStats, nightsSize } from './nightsService.ts';
+import { NightService, ROOT, nightsSize } from './nightsService.ts';
 import { Analyst, NightStalled, PHASES, runNight, type NightFigures, type Phase } from './nightRun.ts';
 import { median, medianNight, nightsTable, scalingTable, writeNightsReport, type NightsResults, type DoneWhen, type ScalingRow } from './nightsReport.ts';
 
@@ -50,6 +50,8 @@ const { values } = parseArgs({
     /** Measured nights per scaling world (after its warm-up night): each phase's figure is their median. */
     'scaling-nights': { type: 'string', default: '3' },
     'lake-file-bound': { type: 'string' },
+    /** The lake's snapshot retention (lake.snapshotDays) in minutes of wall time: 100 nights take about an hour here, not 100 days. */
+    'snapshot-minutes': { type: 'string', default: '10' },
     'night-timeout': { type: 'string', default: '600' },
     /** warehouse.memoryLimit of every world's config (default: the product's, DEFAULT_MEMORY_LIMIT). */
     'memory-limit': { type: 'string' },
@@ -84,7 +86,9 @@ const DATA_DIR = resolve(values['data-dir']);
 const MEMORY_LIMIT = values['memory-limit'];
 /** The config changes every world of the bench gets. */
 const SWEEP = values['sweep-concurrency'] === undefined ? undefined : int('sweep-concurrency', values['sweep-concurrency'], 1);
+const SNAPSHOT_MINUTES = int('snapshot-minutes', values['snapshot-minutes'], 1);
 const tune = (config: PipelineConfig) => {
+  config.lake = { ...config.lake, snapshotDays: SNAPSHOT_MINUTES / 1440 };
   if (MEMORY_LIMIT) config.warehouse = { ...config.warehouse, memoryLimit: MEMORY_LIMIT };
   if (SWEEP !== undefined) config.sweepConcurrency = SWEEP;
 };
@@ -112,7 +116,7 @@ function nightLine(n: NightFigures, before?: NightFigures): string {
     `export ${fmt(p.export.cpuS, 1)}/${fmt(p.export.wallS, 1)} s`,
     `checks ${fmt(p.checks.cpuS, 1)}/${fmt(p.checks.wallS, 1)} s`,
     `CU ${fmt(n.records.cu)} (${fmt(n.records.requests)} req; sim ${fmt(p.sync.cu + p.checks.cu)})`,
-    `files +${fmt(n.lake.written)} -> ${fmt(n.lake.files)} (${fmt(mb(n.lake.bytes), 1)} MB)`,
+    `files +${fmt(n.lake.written)} -> ${fmt(n.lake.files)} (${fmt(mb(n.lake.bytes), 1)} MB; catalog ${fmt(n.lake.snapshots ?? 0)} snapshots, ${fmt(n.lake.catalogFiles ?? 0)} file rows)`,
     `warehouse ${fmt(mb(n.warehouseBytes), 1)} MB`,
     `temporal ${fmt(mb(n.temporal.bytes), 1)} MB, ${fmt(n.temporal.nightEvents)} events`,
     `RSS ${fmt(n.worker.rssMb)} MB`,
@@ -158,6 +162,12 @@ async function compareFinal(svc: NightService, snapshotAt: number): Promise<{ eq
   }
 }
 
+/**
+ * The Parquet lake of 0.2 (lake layout 4) after the same 100 nights of this bench (bench/README.md,
+ * 0eefc8d): its files, and its bytes per stored row, the bounds of the DuckLake's.
+ */
+const PARQUET_LAKE = { files: 752, bytesPerRow: Number.NaN };
+
 // --- the run of nights ---------------------------------------------------------------------------
 async function runNights(): Promise<NightsResults['nights']> {
   const dir = join(DATA_DIR, 'nights');
@@ -193,14 +203,13 @@ async function runNights(): Promise<NightsResults['nights']> {
     }
     const shown = nights.filter((x) => TABLE_AT.includes(x.night) || x === nights.at(-1));
     console.log(`\nnights: table at nights ${shown.map((x) => x.night).join(', ')}\n${nightsTable(shown)}\n`);
-    const lake = await lakeStats(svc.lakeDir);
     let truth: NonNullable<NightsResults['nights']>['truth'] = { equal: false, expected: 0, lost: 0, duplicated: 0, examples: ['not compared: a night stalled'] };
     if (!stalled && nights.length) {
       log('comparing the final warehouse with ground truth');
       truth = await compareFinal(svc, nights.at(-1)!.run.snapshotAt);
       log(truth.equal ? `final warehouse equals ground truth (${fmt(truth.expected)} rows compared)` : `FINAL WAREHOUSE DIFFERS: ${truth.lost} lost, ${truth.duplicated} unexpected; ${truth.examples.join('; ')}`);
     }
-    return { days: DAYS, stepsPerDay: STEPS_PER_DAY, size, backfill, nights, truth, stalled, lakeLayout: { datedGroups: lake.datedGroups.size, undatedFiles: lake.undated } };
+    return { days: DAYS, stepsPerDay: STEPS_PER_DAY, size, backfill, nights, truth, stalled };
   } finally {
     await svc.stop();
     if (!values.keep) rmSync(join(dir, 'data'), { recursive: true, force: true });
@@ -345,13 +354,14 @@ function doneWhen(results: NightsResults): DoneWhen[] {
     const bpr = (n: NightFigures) => n.warehouseBytes / Math.max(1, n.storedRows);
     const b = ratio(bpr(last), bpr(first));
     out.push({ item: `warehouse bytes per stored row, night ${last.night} / night 1`, figure: `${fmt(b, 2)}x (${fmt(bpr(last), 1)} vs ${fmt(bpr(first), 1)} B/row)`, bound: '<= 1.1x', verdict: verdict(b, 1.1) });
-    // The bound: daily files for the last 31 days and one file per month before, per date-partitioned
-    // group (table x partition key), plus the undated files. Lake layout 2 keeps it: a group holds
-    // one file per day of its newest month (<= 31) and one per earlier month it has rows in (a span
-    // of d days touches at most ceil(d / 30) earlier calendar months).
-    const months = Math.ceil((r.days + last.night) / 30);
-    const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : r.lakeLayout.datedGroups * (31 + months) + r.lakeLayout.undatedFiles;
-    out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : `${r.lakeLayout.datedGroups} dated groups x (31 daily + ${months} monthly) + ${r.lakeLayout.undatedFiles} undated`})`, verdict: verdict(last.lake.files, bound) });
+    // The bound: the files the Parquet lake of 0.2 (lake layout 4: a file per day of each group's
+    // newest month, one per earlier month) held after the same 100 nights (bench/README.md), and its
+    // bytes per stored row. The DuckLake's live data and delete files after its upkeep (a reader of
+    // the latest snapshot opens no other).
+    const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : PARQUET_LAKE.files;
+    out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : 'the Parquet lake of 0.2'})`, verdict: verdict(last.lake.files, bound) });
+    const lakeBpr = last.lake.bytes / Math.max(1, last.storedRows);
+    out.push({ item: `lake bytes per stored row after ${last.night} nights`, figure: `${fmt(lakeBpr, 1)} B/row (${fmt(mb(last.lake.bytes), 1)} MB, ${fmt(last.storedRows)} rows)`, bound: `<= ${fmt(PARQUET_LAKE.bytesPerRow, 1)} (the Parquet lake of 0.2)`, verdict: verdict(lakeBpr, PARQUET_LAKE.bytesPerRow) });
     const red = ns.filter((n) => !n.checks.ok || n.run.failed.length);
     const stalledText = r.stalled ? `; night ${r.stalled.night} STALLED (no end within ${r.stalled.seconds} s)` : '';
     out.push({ item: 'every night: checks green, no failed partition, none stalled', figure: red.length ? `${red.length} night(s) not green: ${red.slice(0, 5).map((n) => n.night).join(', ')}${stalledText}` : `${ns.length} of ${ns.length + (r.stalled ? 1 : 0)} green${stalledText}`, bound: 'all', verdict: red.length || r.stalled ? 'MISS' : 'PASS' });

@@ -56,7 +56,6 @@ export interface NightsResults {
     truth: { equal: boolean; expected: number; lost: number; duplicated: number; examples: string[] };
     /** The night whose scheduled run did not finish in time, and what its activities last failed on. */
     stalled?: { night: number; seconds: number; reasons: string[] };
-    lakeLayout: { datedGroups: number; undatedFiles: number };
   };
   idle?: { partitions: number; night: NightFigures };
   scaling?: ScalingRow[];
@@ -85,6 +84,7 @@ export function nightsTable(nights: NightFigures[]): string {
     ['checks: CPU s / wall s', (n) => `${fmt(n.phases.checks.cpuS, 1)} / ${fmt(n.phases.checks.wallS, 1)}`],
     ['lake files', (n) => fmt(n.lake.files)],
     ['lake MB', (n) => fmt(mb(n.lake.bytes), 1)],
+    ['lake catalog: snapshots / data-file rows', (n) => `${fmt(n.lake.snapshots ?? 0)} / ${fmt(n.lake.catalogFiles ?? 0)}`],
     ['warehouse MB', (n) => fmt(mb(n.warehouseBytes), 1)],
     ['warehouse bytes per stored row', (n) => fmt(n.warehouseBytes / Math.max(1, n.storedRows), 1)],
     ['Temporal state MB (SQLite)', (n) => fmt(mb(n.temporal.bytes), 1)],

@@ -13,8 +13,8 @@ import { stringify as toYaml } from 'yaml';
 import { Client, Connection } from '@temporalio/client';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { DevServer } from '../worker/devServer.ts';
-import { parquetDir, warehousePath } from '../worker/paths.ts';
-import { readerFiles } from '../activities/warehouse/lakeGenerations.ts';
+import { lakeOf, warehousePath } from '../worker/paths.ts';
+import type { LakeSettings } from '../activities/lake/lake.ts';
 import type { PipelineConfig } from '../worker/config.ts';
 import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldSize } from '../tools/simulator/index.ts';
 import { processCpuSeconds, startBenchSimulator, UNLIMITED, type BenchSimulator } from './benchWorld.ts';
@@ -67,28 +67,6 @@ function devServerPid(): number {
 /** Bytes of a file and its SQLite/DuckDB side files (-wal, -shm, .wal); 0 for what does not exist. */
 export function fileBytes(path: string, sides: string[]): number {
   return [path, ...sides.map((s) => path + s)].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
-}
-
-/** Parquet files of a lake as readers see them (readerFiles: through the tables' links): count, bytes, and those modified since `since` (ms). */
-export async function lakeStats(root: string, since = Infinity): Promise<{ files: number; bytes: number; changedSince: number; datedGroups: Set<string>; undated: number }> {
-  const out = { files: 0, bytes: 0, changedSince: 0, datedGroups: new Set<string>(), undated: 0 };
-  for (const rel of (await readerFiles(root)) ?? []) {
-    let st;
-    try {
-      st = statSync(join(root, rel));
-    } catch {
-      continue; // retired by an export meanwhile
-    }
-    out.files++;
-    out.bytes += st.size;
-    if (st.mtimeMs >= since) out.changedSince++;
-    // A dated file's group is its path without the month (layout 1: date) segment and after.
-    const parts = rel.split('/');
-    const date = parts.findIndex((s) => s.startsWith('month=') || s.startsWith('date='));
-    if (date >= 0) out.datedGroups.add(parts.slice(0, date).join('/'));
-    else out.undated++;
-  }
-  return out;
 }
 
 export interface ServiceOptions {
@@ -154,8 +132,8 @@ export class NightService {
     return this.worker?.pid ?? 0;
   }
 
-  get lakeDir(): string {
-    return parquetDir(this.dataDir);
+  get lake(): LakeSettings {
+    return lakeOf({ dataDir: this.dataDir });
   }
 
   get warehouseFile(): string {

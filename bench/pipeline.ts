@@ -8,12 +8,12 @@
 import { join } from 'node:path';
 import { openSession } from '../cli/session.ts';
 import { startPipeline, summarize } from '../cli/runPipeline.ts';
-import { exportParquet } from '../activities/warehouse/export.ts';
+import { exportLake } from '../activities/lake/export.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 import { openWarehouse } from '../activities/warehouse/warehouse.ts';
 import type { ResolvedConfig } from '../worker/config.ts';
 import { createLogger } from '../worker/logger.ts';
-import { parquetDir, warehousePath } from '../worker/paths.ts';
+import { lakeOf, warehousePath } from '../worker/paths.ts';
 import { countRows } from './benchWorld.ts';
 import type { LoadResult } from './direct.ts';
 
@@ -51,7 +51,7 @@ export async function runPipeline(config: ResolvedConfig, maxPagesPerBatch: numb
   try {
     const committed = await countRows(warehouse);
     const e0 = performance.now();
-    const exported = await exportParquet(warehouse, allTables(), parquetDir(config.dataDir));
+    const exported = await exportLake(warehouse, allTables(), lakeOf(config));
     const exportMs = performance.now() - e0;
     return {
       pages: summary.pages,

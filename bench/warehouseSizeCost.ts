@@ -4,21 +4,19 @@
  * rows in SQL, re-merges `merged` of them the way a commit does (delete by key, insert), checkpoints,
  * then times, on a fresh open (cold) and again (warm): exact `count(*)` of every data table in one
  * query, duckdb_tables()' estimated_size, and the whole size record.
+ * (The lake's size is what its last export recorded: no walk of its files.)
  *
- * Then a lake of `lakeFiles` small Parquet-named files in hive directories (a year of daily
- * partitions of many tables is tens of thousands) and the time of its walk (measureLake).
- *
- *   npx tsx bench/warehouseSizeCost.ts [rows=10000000] [merged=100000] [lakeFiles=20000]
+ *   npx tsx bench/warehouseSizeCost.ts [rows=10000000] [merged=100000]
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
-import { measureLake, measureWarehouse } from '../activities/warehouse/runSizes.ts';
+import { measureWarehouse } from '../activities/warehouse/runSizes.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 
-const [rows, merged, lakeFiles] = [10_000_000, 100_000, 20_000].map((d, i) => Number(process.argv[2 + i] ?? d));
+const [rows, merged] = [10_000_000, 100_000].map((d, i) => Number(process.argv[2 + i] ?? d));
 const dir = mkdtempSync(join(tmpdir(), 'glacier-sizecost-'));
 const path = join(dir, 'warehouse.duckdb');
 const tables = allTables().map((t) => t.name);
@@ -61,16 +59,4 @@ const [{ est }] = await warehouse.query("SELECT estimated_size AS est FROM duckd
 console.log(`rows: exact ${exactRows}, evm_blocks estimated_size ${est}`);
 await warehouse.close();
 
-// The lake: 28 tables x 2 chains x days, one file per partition.
-const lake = join(dir, 'parquet');
-for (let i = 0; i < lakeFiles; i++) {
-  const day = new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 56) * 86_400_000).toISOString().slice(0, 10);
-  const partition = join(lake, tables[i % 28] ?? 't', `chain_id=${(i >> 1) % 2 ? 43114 : 43113}`, `date=${day}`);
-  mkdirSync(partition, { recursive: true });
-  writeFileSync(join(partition, `data-${i}.parquet`), Buffer.alloc(1024));
-}
-for (let i = 0; i < 3; i++) {
-  const found = (await time(`measureLake (${lakeFiles.toLocaleString('en-US')} files)`, () => measureLake(lake))) as { files: number };
-  if (found.files !== lakeFiles) throw new Error(`measureLake found ${found.files} files, not ${lakeFiles}`);
-}
 rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { UserError } from './userError.ts';
  * every failure is printed as one line `glacier-etl: <problem>` with a non-zero exit code.
  */
 const program = new Command('glacier-etl')
-  .description('Copy the Avalanche Data API into a DuckDB warehouse and Parquet files, orchestrated by Temporal')
+  .description('Copy the Avalanche Data API into a DuckDB warehouse and a DuckLake, orchestrated by Temporal')
   .option('-c, --config <file>', 'pipeline config file (YAML or JSON)', process.env.GLACIER_CONFIG)
   // No usage hint after errors: every failure stays one line (commander's `error: …`).
   .showHelpAfterError(false)

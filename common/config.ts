@@ -78,16 +78,47 @@ export type StreamContract = (typeof STREAM_CONTRACTS)[number];
 
 const shardName = z.string().regex(SHARD_NAME, 'expected a shard name: lowercase letters, digits and dashes, at most 32');
 
+/**
+ * The lake: a table format, written through DuckDB's extensions. `format` leaves room for another
+ * (an Iceberg REST catalog); credentials never go here: an S3 bucket's come from the AWS provider
+ * chain (environment, profile, instance role), a Postgres catalog's from PGPASSWORD or ~/.pgpass.
+ */
+const lakeSchema = z
+  .strictObject({
+    format: z.literal('ducklake').default('ducklake'),
+    /**
+     * Where the catalog is: sqlite:<file> (default sqlite:<dataDir>/lake/catalog.sqlite; readers and
+     * shards on one machine share it), postgres:<libpq conninfo> (workers on several machines), or
+     * duckdb:<file> (one process at a time: no reader while a worker exports).
+     */
+    catalog: z
+      .string()
+      .regex(/^(sqlite|postgres|duckdb):.+/s, 'expected sqlite:<file>, postgres:<conninfo> or duckdb:<file>')
+      .refine((c) => !/password\s*=/i.test(c), 'no password in the config: PGPASSWORD or ~/.pgpass')
+      .optional(),
+    /** Where the Parquet files go: a directory (default <dataDir>/lake/data/) or s3://bucket/prefix/. */
+    dataPath: z.string().min(1).optional(),
+    /** S3-compatible storage for an s3:// dataPath: where it is, never who (no keys here). */
+    s3: z
+      .strictObject({
+        endpoint: z.string().min(1).optional(),
+        region: z.string().min(1).optional(),
+        urlStyle: z.enum(['path', 'vhost']).optional(),
+        useSsl: z.boolean().optional(),
+      })
+      .optional(),
+    /** Days of nights time travel reaches; older snapshots expire and their files are deleted (docs/nights.md, Lake maintenance). */
+    snapshotDays: z.number().positive().default(30),
+  })
+  .prefault({});
+
 /** Batches a sync sweep runs at once when the config does not say (sweepConcurrency). */
 export const SWEEP_CONCURRENCY = 16;
 
 export const pipelineConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),
-  /**
-   * The Parquet lake every shard exports into (default <dataDir>/parquet). With shards on several
-   * machines, a path they all share (a network file system, or an object store mounted there).
-   */
-  lakeDir: z.string().min(1).optional(),
+  /** The lake analysts read (activities/lake/): every shard exports into it. */
+  lake: lakeSchema,
   /**
    * Shard names (sharded layout: each `glacier-etl worker --shard <name>` owns its own DuckDB file
    * and activity task queue). Empty, the default: one worker owns one warehouse.
@@ -190,7 +221,9 @@ export interface RuntimeEnv {
   GLACIER_API_KEY?: string;
   GLACIER_DATA_DIR?: string;
   GLACIER_METRICS_PORT?: string;
-  GLACIER_LAKE_DIR?: string;
+  /** The lake's catalog and data path (lake.catalog, lake.dataPath). */
+  GLACIER_LAKE_CATALOG?: string;
+  GLACIER_LAKE_DATA_PATH?: string;
   /** Shard names, comma-separated (same as `shards` in the file). */
   GLACIER_SHARDS?: string;
   /** The shard this worker process is (same as `worker --shard`). */

@@ -14,7 +14,10 @@ export const LONG_TESTS: Record<string, string> = {
   'test/warehouse/walkKnownTail.test.ts': "the 'small' world, every stream, an interrupted walk",
   'test/warehouse/checkpointRoom.test.ts': '60 nights that write every table under a small buffer',
   'test/warehouse/commitMemory.test.ts': 'a stored history of 1.5M rows under a small buffer',
-  'test/warehouse/lakeMarks.test.ts': 'the UTXO world exported whole, then after growth, a crash and a lost file, compared with the warehouse each time',
+  'test/lake/lakeMarks.test.ts': 'the UTXO world exported whole, then after syncs and a crash, read by another process and compared with the warehouse each time',
+  'test/lake/lakeIsolation.test.ts': 'reader processes during exports, and an exporter process SIGKILLed at 11 points',
+  'test/lake/lakeNightsS3.test.ts': 'a backfill and synced nights exported to an S3 server (moto) the test starts, compared from another process',
+  'test/lake/lakeShards.test.ts': 'two shard warehouses backfilled, then exported by two processes at once into one catalog',
   'test/temporal/pipelineSweep.test.ts': 'five whole pipeline runs, the sweep lost or failing in two of them',
 };
 

@@ -52,6 +52,7 @@ function formatIssue(issue: z.core.$ZodIssue): string {
 
 /** Validates a parsed config object; throws a ConfigError whose message is one line. */
 export function validateConfig(raw: unknown, source = 'config'): PipelineConfig {
+  if (raw && typeof raw === 'object' && 'lakeDir' in raw) throw new ConfigError(`${source}: lakeDir: the Parquet lake became a DuckLake: use lake.dataPath and lake.catalog (docs/upgrading.md)`);
   const result = configSchema.safeParse(raw ?? {});
   if (!result.success) {
     const [first] = result.error.issues;
@@ -77,10 +78,17 @@ export function readConfigFile(path: string): PipelineConfig {
     throw new ConfigError(`${path}: not valid YAML/JSON: ${message}`);
   }
   const config = validateConfig(raw, path);
-  // A relative dataDir (or lakeDir) is relative to the config file, not to wherever the command runs.
+  // A relative dataDir (or lake path) is relative to the config file, not to wherever the command runs.
   if (!isAbsolute(config.dataDir)) config.dataDir = resolve(dirname(path), config.dataDir);
-  if (config.lakeDir !== undefined && !isAbsolute(config.lakeDir)) config.lakeDir = resolve(dirname(path), config.lakeDir);
+  resolveLakePaths(config.lake, dirname(path));
   return config;
+}
+
+/** A lake's local paths (a file catalog, a directory data path) made absolute against `base`. */
+function resolveLakePaths(lake: PipelineConfig['lake'], base: string): void {
+  const m = lake.catalog && /^(sqlite|duckdb):(.*)$/s.exec(lake.catalog);
+  if (m && !isAbsolute(m[2])) lake.catalog = `${m[1]}:${resolve(base, m[2])}`;
+  if (lake.dataPath && !/^[a-z0-9]+:\/\//.test(lake.dataPath) && !isAbsolute(lake.dataPath)) lake.dataPath = resolve(base, lake.dataPath);
 }
 
 /** Applies environment overrides; validates them with the same rules as the file. */
@@ -89,12 +97,14 @@ export function resolveConfig(config: PipelineConfig, env: RuntimeEnv = process.
   if (env.GLACIER_BASE_URL) merged.api.baseUrl = env.GLACIER_BASE_URL;
   if (env.GLACIER_METRICS_URL) merged.api.metricsUrl = env.GLACIER_METRICS_URL;
   if (env.GLACIER_DATA_DIR) merged.dataDir = env.GLACIER_DATA_DIR;
-  if (env.GLACIER_LAKE_DIR) merged.lakeDir = env.GLACIER_LAKE_DIR;
+  if (env.GLACIER_LAKE_CATALOG) merged.lake.catalog = env.GLACIER_LAKE_CATALOG;
+  if (env.GLACIER_LAKE_DATA_PATH) merged.lake.dataPath = env.GLACIER_LAKE_DATA_PATH;
+  if ((env as Record<string, string | undefined>).GLACIER_LAKE_DIR) throw new ConfigError('GLACIER_LAKE_DIR: the Parquet lake became a DuckLake; set GLACIER_LAKE_DATA_PATH (and GLACIER_LAKE_CATALOG) instead (docs/upgrading.md)');
   if (env.GLACIER_SHARDS) merged.shards = env.GLACIER_SHARDS.split(',').map((s) => s.trim()).filter(Boolean);
   if (env.GLACIER_METRICS_PORT) merged.worker.metricsPort = /^\d+$/.test(env.GLACIER_METRICS_PORT) ? Number(env.GLACIER_METRICS_PORT) : Number.NaN;
   const checked = validateConfig(merged, 'environment override');
   checked.dataDir = resolve(checked.dataDir);
-  if (checked.lakeDir !== undefined) checked.lakeDir = resolve(checked.lakeDir);
+  resolveLakePaths(checked.lake, process.cwd());
   const apiKeyCount = apiKeysFromEnv(env).length;
   const perKey = checked.api.keys?.length;
   // Budgets pair with keys by position: a count that differs means the pairing is a guess.

@@ -1,11 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { ActivityDeps } from '../activities/index.ts';
 import { createDataApiClient } from '../activities/api/index.ts';
 import { keyBudgets } from '../activities/api/quotaBudget.ts';
 import { openWarehouse, type Warehouse } from '../activities/warehouse/warehouse.ts';
-import { exportParquet } from '../activities/warehouse/export.ts';
+import { exportLake } from '../activities/lake/export.ts';
 import { allTables } from '../activities/streams/catalog.ts';
-import { checkLakeLayout, LAKE_LAYOUT_VERSION, readLakeLayout } from '../activities/warehouse/lakeLayout.ts';
 import { WAREHOUSE_SCHEMA_VERSION } from '../activities/warehouse/schemaVersion.ts';
 import { applyRetention } from '../activities/warehouse/retention.ts';
 import { recordRunSize } from '../activities/warehouse/runSizes.ts';
@@ -15,7 +14,7 @@ import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import { SWEEP_CONCURRENCY } from '../common/config.ts';
 import type { Logger } from './logger.ts';
-import { lakeDirOf, ownWarehousePath } from './paths.ts';
+import { lakeOf, ownWarehousePath, parquetDir } from './paths.ts';
 import { createShardLedger } from '../activities/shards/shardLedger.ts';
 import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';
 import { observeCalls, observeCommits, observeSync } from '../activities/observe/syncObserver.ts';
@@ -38,8 +37,9 @@ export interface Runtime {
  */
 export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
-  // A lake of a newer layout is refused at start, like a newer warehouse (opened below).
-  checkLakeLayout(lakeDirOf(config));
+  const lake = lakeOf(config);
+  // Before 0.3 the lake was Parquet files of glacier-etl's own layout: the first export builds the DuckLake from the warehouse.
+  if (existsSync(parquetDir(config.dataDir))) logger.warn(`${parquetDir(config.dataDir)}: the Parquet lake of earlier releases is no longer written (the lake is the DuckLake at ${lake.catalog}); remove it once nothing reads it`);
   const client = createDataApiClient({
     baseUrl: config.api.baseUrl,
     metricsUrl: config.api.metricsUrl,
@@ -78,27 +78,26 @@ export async function buildRuntime(config: ResolvedConfig, logger: Logger, env: 
     logger: logger.child({ component: 'sync' }),
   });
   const sync = observer ? observeSync(syncCore, observer) : syncCore;
-  const outDir = lakeDirOf(config);
   return {
     warehouse,
     deps: {
       logger,
       sync,
       sweepConcurrency: config.sweepConcurrency ?? SWEEP_CONCURRENCY,
-      exporter: { exportParquet: (input) => exportParquet(warehouse, allTables(), outDir, input, { shard: config.shard }) },
+      exporter: { exportParquet: (input) => exportLake(warehouse, allTables(), lake, { ...input, shard: config.shard }) },
       status: {
         listCheckpoints: () => warehouse.listCheckpoints(),
         streamCosts: () => streamCosts(warehouse),
         listDrift: () => warehouse.listDrift(),
         storageVersions: async () => ({
           warehouse: { version: (await warehouse.schemaVersion()) ?? null, current: WAREHOUSE_SCHEMA_VERSION },
-          lake: { version: readLakeLayout(outDir), current: LAKE_LAYOUT_VERSION },
+          lake: { format: lake.format, catalog: lake.catalog },
         }),
       },
       verifier: createVerifier({ warehouse, client, config, logger: logger.child({ component: 'verify' }), planPartitions: (input) => sync.planPartitions(input) }),
       maintenance: {
         applyRetention: () => applyRetention(warehouse, { runRecordsDays: config.warehouse.runRecordsDays }),
-        recordRunSize: (runId) => recordRunSize(warehouse, { runId, tables: allTables().map((t) => t.name), lakeDir: outDir }),
+        recordRunSize: (runId) => recordRunSize(warehouse, { runId, tables: allTables().map((t) => t.name) }),
       },
       report: { reportData: () => loadReportData((sql) => warehouse.query(sql), { source: ownWarehousePath(config) }) },
       ...(config.shard ? { shard: createShardLedger(warehouse, config.shard) } : {}),

@@ -26,7 +26,7 @@ export const evmNftTokensTable = defineTable<Item>({
   ],
   primaryKey: ['chain_id', 'address', 'token_id'],
   touch: ['last_seen_at'],
-  export: { partitionBy: ['chain_id'], omit: ['last_seen_at'] },
+  export: { partitionBy: ['chain_id'] },
 });
 
 /** One configured NFT ("contract:tokenId"). */

@@ -5,7 +5,7 @@ import { added, assetAmount, bigint, defineTable, hugeint, integer, json, retype
 import { partitionId } from './partitionIds.ts';
 import { childrenOf, defineStream, listWalk, rowsOf, type Child } from './streamDef.ts';
 import { addressSet, addressSetPartitions, chainKey } from './shared/pnPartitions.ts';
-import { UTXO_SPEND_COLUMNS, utxoColumns, utxoTxHash } from './shared/pnUtxo.ts';
+import { utxoColumns, utxoTxHash } from './shared/pnUtxo.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 
 type Tx = PrimaryNetworkTransaction;
@@ -15,49 +15,6 @@ type Of<I> = Child<Tx, I>;
 const txKey = <S>(tx: (s: S) => Tx): Column<S>[] => [...chainKey<S>('chain alias as requested (p-chain, x-chain, c-chain)'), varchar('tx_hash', (s) => tx(s).txHash)];
 const txTimestamp = (t: Tx) => t.blockTimestamp ?? t.timestamp;
 const pnExport = { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp' };
-
-/**
- * Lake layout 3: facts that happen after a row is stored live in lake-only tables dated by when they
- * happened, so a night's spends and rewards write files of that night, not the old rows' months
- * (activities/warehouse/export.ts; readers join them back, activities/warehouse/lakeViews.ts).
- */
-export const pnUtxoSpendsLake: TableDef = {
-  name: 'pn_utxo_spends',
-  comment: 'Lake only: the spend of each emitted row of pn_transaction_utxos (its key, utxo_id and the consuming_* columns), dated by consuming_block_timestamp.',
-  columns: [
-    { name: 'network', type: 'VARCHAR' },
-    { name: 'blockchain_id', type: 'VARCHAR' },
-    { name: 'tx_hash', type: 'VARCHAR' },
-    { name: 'item_index', type: 'INTEGER' },
-    { name: 'utxo_id', type: 'VARCHAR' },
-    { name: 'consuming_tx_hash', type: 'VARCHAR' },
-    { name: 'consuming_block_number', type: 'UBIGINT' },
-    { name: 'consuming_block_timestamp', type: 'BIGINT' },
-    { name: 'consuming_tx_timestamp', type: 'BIGINT' },
-    { name: 'consumed_on_chain_id', type: 'VARCHAR' },
-    { name: 'credentials', type: 'JSON' },
-  ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash', 'item_index'],
-  merge: 'upsert',
-  export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'consuming_block_timestamp' },
-  lakeSource: 'lake/pn_utxo_spends.sql',
-};
-
-export const pnTransactionRewardsLake: TableDef = {
-  name: 'pn_transaction_rewards',
-  comment: 'Lake only: the reward transaction of each staking row of pn_transactions, dated by its block time (NULL while it is not stored).',
-  columns: [
-    { name: 'network', type: 'VARCHAR' },
-    { name: 'blockchain_id', type: 'VARCHAR' },
-    { name: 'tx_hash', type: 'VARCHAR' },
-    { name: 'reward_tx_hash', type: 'VARCHAR' },
-    { name: 'reward_block_timestamp', type: 'BIGINT' },
-  ],
-  primaryKey: ['network', 'blockchain_id', 'tx_hash'],
-  merge: 'upsert',
-  export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'reward_block_timestamp' },
-  lakeSource: 'lake/pn_transaction_rewards.sql',
-};
 
 export const pnTransactionsTable = defineTable<Tx>({
   name: 'pn_transactions',
@@ -103,10 +60,8 @@ export const pnTransactionsTable = defineTable<Tx>({
   ],
   primaryKey: ['network', 'blockchain_id', 'tx_hash'],
   pruneBy: 'block_timestamp',
-  export: { ...pnExport, deferred: { columns: ['reward_tx_hash'], where: 'true', view: 'lake/pn_transactions_view.sql' } },
-  beforeMerge: ['ops/markRewardsBeforeMerge.sql'],
+  export: pnExport,
   afterMerge: ['ops/propagateRewardTx.sql'],
-  lakeDerived: [pnTransactionRewardsLake],
 });
 
 /**
@@ -118,7 +73,7 @@ function txList<I>(
   comment: string,
   key: Column<Of<I>>[],
   columns: (Column<Of<I>> | readonly Column<Of<I>>[])[],
-  more: Partial<Pick<TableDef, 'pruneBy' | 'afterMerge' | 'beforeMerge' | 'export' | 'lakeDerived'>> = {},
+  more: Partial<Pick<TableDef, 'pruneBy' | 'afterMerge' | 'beforeMerge' | 'export'>> = {},
 ) {
   return defineTable<Of<I>>({
     name,
@@ -140,11 +95,9 @@ export const pnTransactionUtxosTable = txList<Utxo>(
   [within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash))],
   {
     // A consumed row is dated by its transaction (the spend), not by the UTXO's creation: a night's
-    // transactions write that night's files (lake layout 3).
-    export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' }, deferred: { columns: UTXO_SPEND_COLUMNS, where: "direction = 'emitted'", view: 'lake/pn_transaction_utxos_view.sql' } },
-    beforeMerge: ['ops/markSpendsBeforeMerge.sql'],
+    // transactions are that night's rows, in its month's partition of the lake.
+    export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' } },
     afterMerge: ['ops/propagateUtxoSpends.sql'],
-    lakeDerived: [pnUtxoSpendsLake],
   },
 );
 

@@ -3,31 +3,13 @@ import type { Utxo } from '../api/schemas/index.ts';
 import { defineTable, snapshotAt } from './columns.ts';
 import { defineStream, rowsOf } from './streamDef.ts';
 import { chainKey } from './shared/pnPartitions.ts';
-import { UTXO_SPEND_COLUMNS, utxoColumns } from './shared/pnUtxo.ts';
+import { utxoColumns } from './shared/pnUtxo.ts';
 import { deriveUtxoLists, derivedUnchanged, utxoPartitions } from './utxoDerivation.ts';
 import { fetchUtxoPage, utxoCursor } from './utxoWalk.ts';
-import type { TableDef } from '../warehouse/tableDef.ts';
 
-/**
- * Lake layout 4: the spend of a UTXO happens after its row is stored, often months later. The lake's
- * pn_utxos files hold the spend columns NULL and this lake-only table holds them, dated by the spend,
- * so a night that spends old UTXOs writes that night's files, not the old months' (as pn_utxo_spends
- * does for pn_transaction_utxos; readers join them back, activities/warehouse/lakeViews.ts).
- */
 const UTXO_KEY = ['network', 'blockchain_id', 'utxo_id'];
 /** pn_utxos' columns from the API (its key, every Utxo field). */
 const utxoTableColumns = [...chainKey<Utxo>('chain alias as requested'), ...utxoColumns()];
-
-export const pnUtxosConsumedLake: TableDef = {
-  name: 'pn_utxos_consumed',
-  comment: 'Lake only: the spend of each spent UTXO of pn_utxos (its key, the consuming_* columns and credentials), dated by consuming_block_timestamp.',
-  // pn_utxos' own definitions of these columns, in its order (sql/lake/pn_utxos_consumed.sql selects them so).
-  columns: utxoTableColumns.filter((c) => UTXO_KEY.includes(c.name) || UTXO_SPEND_COLUMNS.includes(c.name)).map(({ name, type }) => ({ name, type })),
-  primaryKey: UTXO_KEY,
-  merge: 'upsert',
-  export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'consuming_block_timestamp' },
-  lakeSource: 'lake/pn_utxos_consumed.sql',
-};
 
 export const pnUtxosTable = defineTable<Utxo>({
   name: 'pn_utxos',
@@ -35,10 +17,8 @@ export const pnUtxosTable = defineTable<Utxo>({
     'UTXOs of the configured addresses, spent ones included (Utxo, every field); upserted by id, a row never moves back from spent to unspent. A sync reads new UTXOs (newest first until known) and the UTXOs consumed by new transactions of the addresses, so a spend fills consuming_* on the existing row; a sync that also walks pn.transactions takes the UTXOs created on the chain, and exports to the X/C-chain, from the transactions (emitted/consumed) and lists only exports to the P-chain not imported yet. last_seen_at = snapshot of the last run that listed or updated it (derived rows: their block time).',
   columns: [utxoTableColumns, snapshotAt('last_seen_at')],
   primaryKey: UTXO_KEY,
-  export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp', omit: ['last_seen_at'], deferred: { columns: UTXO_SPEND_COLUMNS, where: 'true', view: 'lake/pn_utxos_view.sql' } },
-  beforeMerge: ['ops/markUtxosConsumedBeforeMerge.sql'],
+  export: { partitionBy: ['network', 'blockchain_id'], dateFrom: 'block_timestamp' },
   afterMerge: ['ops/keepUtxoSpends.sql'],
-  lakeDerived: [pnUtxosConsumedLake],
 });
 
 export const pnUtxos = defineStream({

@@ -42,7 +42,7 @@ export const pnValidatorsTable = defineTable<Validator>({
   ],
   primaryKey: ['network', 'node_id', 'tx_hash'],
   touch: ['last_seen_at'],
-  export: { partitionBy: ['network'], omit: ['last_seen_at'] },
+  export: { partitionBy: ['network'] },
 });
 
 export const pnValidatorStatusHistoryTable = defineTable<Validator>({

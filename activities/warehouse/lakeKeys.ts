@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
 /**
- * The hive partition of a row, in the three places that need it: the export's paths and filters,
- * the commit that marks what it changed (from the batch's column vectors: no read of the table), and
- * the follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
- * expanded here). A partition key is the JSON array of the partition values in path
- * order: the table's partition columns, then the UTC day of its date column ('YYYY-MM-DD').
+ * The partition of a row (its table's partition columns and the UTC day of its date column), the
+ * unit in which the warehouse records what changed for the lake, in the three places that need it:
+ * the commit that marks what it changed (from the batch's column vectors: no read of the table), the
+ * follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
+ * expanded here), and the export's and the nightly verify's filters. A partition key is the JSON
+ * array of the partition values: the table's partition columns, then the day ('YYYY-MM-DD').
  */
 
 export interface PartitionColumn {
@@ -108,70 +108,6 @@ function dayRange(day: string): [number, number] {
   return [lo, lo + DAY_SECONDS];
 }
 
-function monthRange(month: string): [number, number] {
-  const lo = /^\d{4}-\d{2}$/.test(month) ? Date.parse(`${month}-01T00:00:00Z`) / 1000 : NaN;
-  if (!Number.isFinite(lo)) throw new Error(`not a partition month: ${JSON.stringify(month)}`);
-  const next = new Date(lo * 1000);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  return [lo, next.getTime() / 1000];
-}
-
-/** The epoch-second range of a partition's day (or, span 'month', of a file's month); undefined for an undated table or the NULL day. */
-export function spanRange(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day'): [number, number] | undefined {
-  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : null;
-  if (day === null || day === undefined) return undefined;
-  return span === 'day' ? dayRange(day) : monthRange(day);
-}
-
-/**
- * The rows of `relation` (a `dateWhen` table) that can be dated within [lo, hi), as a relation whose
- * every filter is a plain range DuckDB applies inside its scan: those whose dateFrom lies in it, and
- * those of an earlier dateFrom whose other date column lies in it (the dateFrom never exceeds the
- * date; the two parts are disjoint). The date filter of partitionFilter still applies on top. With the
- * filter alone, its OR of two columns runs after the scan, which then reads every column of every row
- * of the table (pn_transaction_utxos at 100 days: 20 ms a statement). Undefined for other tables.
- */
-export function dateWhenScan(def: TableDef, relation: string, [lo, hi]: [number, number]): string | undefined {
-  const when = def.export.dateWhen;
-  if (!when) return undefined;
-  const from = ident(def.export.dateFrom!);
-  const other = ident(when.dateFrom);
-  return `(SELECT * FROM ${relation} WHERE ${from} >= ${lo} AND ${from} < ${hi} UNION ALL SELECT * FROM ${relation} WHERE ${other} >= ${lo} AND ${other} < ${hi} AND ${from} < ${lo})`;
-}
-
-/**
- * The rows of one partition (span 'month': the date value is 'YYYY-MM' and the range its month, the
- * rows of one compacted lake file): equality on the partition columns, and for the day a range over the
- * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
- * read costs its rows, not the table's.
- */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[], span: 'day' | 'month' = 'day', paramsBefore = 0): { where: string; params: DuckDBValue[] } {
-  const clauses: string[] = [];
-  const params: DuckDBValue[] = [];
-  // Parameters are numbered after `paramsBefore` others (several filters in one statement).
-  const $ = () => `$${paramsBefore + params.length}`;
-  def.export.partitionBy.forEach((c, i) => {
-    const v = values[i];
-    if (v === null) clauses.push(`${ident(c)} IS NULL`);
-    else {
-      params.push(v);
-      clauses.push(`${ident(c)} = ${$()}`);
-    }
-  });
-  if (def.export.dateFrom) {
-    const range = spanRange(def, values, span);
-    if (range === undefined) clauses.push(`${dateSql(def)} IS NULL`);
-    else {
-      const [lo, hi] = range;
-      params.push(BigInt(lo));
-      const from = $();
-      params.push(BigInt(hi));
-      clauses.push(dateRangeSql(def, from, $()));
-    }
-  }
-  return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
-}
-
 /**
  * The rows of several partitions of `def` (columns qualified by `alias` when given), for one scan:
  * the row's partition key is one of theirs and, when every one names a day, its day lies within the
@@ -190,16 +126,6 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
     clauses.unshift(dateRangeSql(def, '$2', '$3', alias));
   }
   return { where: clauses.join(' AND '), params };
-}
-
-/**
- * What the lake's files of a table were written with: its columns and types, its partition layout and
- * the file format version. When it changes (a column added, a type changed) every file is stale and
- * the next export takes the full path.
- */
-export function layoutSignature(def: TableDef): string {
-  const text = JSON.stringify({ v: 1, columns: def.columns.map((c) => [c.name, c.type]), export: def.export });
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /**
@@ -236,9 +162,4 @@ export function expandLakeKeys(sql: string): string {
   return sql.replace(/\{lake_key:[a-z_0-9]+:([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g, (_, alias: string, cols: string, dateFrom: string) =>
     lakeKeySql({ export: { partitionBy: cols ? cols.split(',') : [], dateFrom: dateFrom || undefined } } as TableDef, alias),
   );
-}
-
-/** The `{lake_key}` placeholders of a SQL text: table, alias and layout (tests compare them with the catalog). */
-export function lakeKeyPlaceholders(sql: string): { table: string; alias: string; partitionBy: string[]; dateFrom?: string }[] {
-  return [...sql.matchAll(/\{lake_key:([a-z_0-9]+):([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g)].map((m) => ({ table: m[1], alias: m[2], partitionBy: m[3] ? m[3].split(',') : [], dateFrom: m[4] || undefined }));
 }

@@ -93,18 +93,11 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
   const identical = !dropsIdentical || touch.size ? ident(`${stage}_identical`) : undefined;
   const keyJoin = def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ');
-  // Columns the lake's files do not hold (omitted, or deferred on every row): a staged row that
-  // differs only there is {changed} for the follow-up SQL but changes no lake file, so it marks none
-  // (a UTXO page listing old UTXOs again with a new last_seen_at marks no old day).
-  const hidden = new Set([...(def.export.omit ?? []), ...(def.export.deferred?.where === 'true' ? def.export.deferred.columns : [])]);
-  const lakeSame = [keyMatch, ...valuesOf(def.columns.filter((c) => !hidden.has(c.name)))].join(' AND ');
-  const hiddenSame = valuesOf(def.columns.filter((c) => hidden.has(c.name)));
-  // The staged rows whose key is not among `keys` (without hidden columns, lakeSame is sameRow).
+  // The staged rows whose key is not among `keys`.
   const notIn = (keys: string) => `(SELECT s.* FROM ${s} AS s ANTI JOIN ${keys} AS i ON ${keyJoin})`;
-  const changed = identical ? notIn(hidden.size ? `(SELECT * FROM ${identical} WHERE same_all)` : identical) : undefined;
+  const changed = identical ? notIn(identical) : undefined;
   const keys = def.primaryKey.map((k) => `s.${ident(k)}`).join(', ');
-  const sameAll = hidden.size ? `, (${hiddenSame.join(' AND ') || 'true'}) AS same_all` : '';
-  const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys}${sameAll} FROM ${s} AS s JOIN ${t} AS t ON ${lakeSame}`, rowsMarkSql(def, notIn(identical))] : [];
+  const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, rowsMarkSql(def, notIn(identical))] : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
   const markLeft = identical ? [] : [rowsMarkSql(def, s)];
   if (options.constrained) {

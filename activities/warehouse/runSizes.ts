@@ -1,7 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ident } from './identifier.ts';
-import { readerFiles } from './lakeGenerations.ts';
 import { sqlFile } from './sqlFile.ts';
 import type { Warehouse } from './warehouse.ts';
 
@@ -15,7 +13,7 @@ export interface WarehouseSize {
   bytes: number;
 }
 
-/** The Parquet files of the lake (every shard's). */
+/** The lake's live files (every shard's). */
 export interface LakeSize {
   files: number;
   bytes: number;
@@ -54,26 +52,15 @@ export async function measureWarehouse(warehouse: Warehouse, tables: readonly st
 }
 
 /**
- * The lake's Parquet files and bytes as readers see them (readerFiles: through the tables' links) and
- * a stat per file; a file an export retires while the walk runs is counted once or not at all.
- * Undefined when the lake directory does not exist.
+ * The lake's live files and bytes (data and delete files of its current snapshot) as the last export
+ * left them after its upkeep: it records them in _glacier_meta (activities/lake/export.ts), so this
+ * reads no catalog. Undefined before the first export.
  */
-export async function measureLake(lakeDir: string): Promise<LakeSize | undefined> {
-  const rel = await readerFiles(lakeDir);
-  if (!rel) return undefined;
-  const files = rel.map((f) => join(lakeDir, f));
-  let count = 0;
-  let bytes = 0;
-  // Stats in batches: a year of daily partitions is tens of thousands of files.
-  for (let i = 0; i < files.length; i += 256) {
-    const sizes = await Promise.all(files.slice(i, i + 256).map((f) => stat(f).then((s) => s.size, () => undefined)));
-    for (const size of sizes) {
-      if (size === undefined) continue;
-      count++;
-      bytes += size;
-    }
-  }
-  return { files: count, bytes };
+export async function measureLake(warehouse: Warehouse): Promise<LakeSize | undefined> {
+  const rows = await warehouse.query("SELECT key, value FROM _glacier_meta WHERE key IN ('lake_files', 'lake_bytes')");
+  const value = (key: string) => rows.find((r) => r.key === key)?.value;
+  if (value('lake_files') === undefined) return undefined;
+  return { files: Number(value('lake_files')), bytes: Number(value('lake_bytes') ?? 0) };
 }
 
 /**
@@ -81,10 +68,10 @@ export async function measureLake(lakeDir: string): Promise<LakeSize | undefined
  * `runId`, with the run's cost from its run records (sql/ops/recordRunSize.sql). Called by the
  * pipeline's last housekeeping step (the applyRetention activity), after its sync and export.
  */
-export async function recordRunSize(warehouse: Warehouse, options: { runId: string; tables: readonly string[]; lakeDir: string }): Promise<RunSize> {
+export async function recordRunSize(warehouse: Warehouse, options: { runId: string; tables: readonly string[] }): Promise<RunSize> {
   const [{ exported }] = await warehouse.query(sqlFile('ops/runExported.sql'), [options.runId]);
   const size = await measureWarehouse(warehouse, options.tables);
-  const lake = exported === true ? await measureLake(options.lakeDir) : undefined;
+  const lake = exported === true ? await measureLake(warehouse) : undefined;
   await warehouse.withWriter((w) =>
     w.run(sqlFile('ops/recordRunSize.sql'), [options.runId, size.rows, JSON.stringify(size.tableRows), size.bytes, lake?.files ?? null, lake?.bytes ?? null]),
   );

@@ -16,7 +16,7 @@ import { convertSnapshotTablesToVersions } from './snapshotVersionsStep.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 7;
+export const WAREHOUSE_SCHEMA_VERSION = 8;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -41,7 +41,7 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   { version: 3, summary: 'lake state: partitions each commit changed (_glacier_changed_partitions), exported layouts, the nightly verify watermark' },
   { version: 4, summary: 'schema drift: an _extra JSON column on every stream table, _glacier_drift and _glacier_stream_fields' },
   // The columns and their fill (from the parent rows) are added() columns of the catalog: the sql/schema file this step's
-  // transaction applies adds and fills them; the lake layout of those tables changes with them (layoutSignature).
+  // transaction applies adds and fills them.
   {
     version: 5,
     summary:
@@ -53,6 +53,11 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     summary:
       'snapshot tables hold versions: valid_to on evm_native_balances, evm_erc20/721/1155_balances, pn_balances, pn_pending_rewards and metrics_holders (set from the next finished walk of each partition, identical consecutive versions merged), _glacier_walk_keys',
     afterSchema: convertSnapshotTablesToVersions,
+  },
+  {
+    version: 8,
+    summary: 'the lake is a DuckLake: the Parquet export state (_glacier_exports) dropped, the first export after the upgrade builds the lake from the warehouse',
+    sql: 'migrations/008_ducklake.sql',
   },
 ];
 

@@ -20,5 +20,5 @@ export const snapshotWalksExport: TableDef = {
   ],
   primaryKey: ['stream', 'partition_id', 'snapshot_at'],
   merge: 'upsert',
-  export: { partitionBy: [], dateFrom: 'snapshot_at' },
+  export: { partitionBy: [], dateFrom: 'snapshot_at', owned: 'partition_id IN (SELECT partition_id FROM _glacier_checkpoints)' },
 };

@@ -53,33 +53,27 @@ export interface VersionsSpec {
   answers?: (params: Record<string, unknown>) => boolean;
 }
 
-/** Hive partition columns of the Parquet export, in path order, plus an optional epoch-second column: the day of a partition (lake files carry it as month=YYYY-MM, see export.ts). */
+/**
+ * How the table's rows fall into the lake's partitions: its partition columns (its chain or network)
+ * and an optional epoch-second column whose UTC day dates a row. Commits mark the (columns, day)
+ * partitions they change (lakeKeys.ts), and the lake partitions the table by those columns and the
+ * day's month (activities/lake/export.ts).
+ */
 export interface ExportLayout {
   partitionBy: string[];
   dateFrom?: string;
   /**
    * The rows whose `column` equals `equals` are dated by `dateFrom` here when it is not NULL (never
    * earlier than the table's dateFrom): pn_transaction_utxos' consumed rows by the spend (their
-   * transaction's time), not by the consumed UTXO's creation (lake layout 3).
+   * transaction's time), not by the consumed UTXO's creation.
    */
   dateWhen?: { column: string; equals: string; dateFrom: string };
   /**
-   * Columns the lake's files leave out: the snapshot of the run that last listed a row (last_seen_at)
-   * is the warehouse's bookkeeping, not what the API says of the row, and a page that lists an old row
-   * again would otherwise rewrite the file of the day the row belongs to.
+   * For a table whose partition columns name no chain or network (so no shard owns a partition): SQL
+   * over a lake row naming the rows this warehouse answers for (its own walks), so a shard's export
+   * changes only its own rows of the shared lake table (activities/lake/export.ts).
    */
-  omit?: string[];
-  /**
-   * Columns a later fact sets on rows stored earlier (a spend, a reward): the lake writes them NULL for
-   * the rows `where` (SQL over the table's columns) selects, and a derived lake table (`lakeDerived`),
-   * dated by when the fact happened, holds them, so the fact does not rewrite the old row's file.
-   */
-  deferred?: {
-    columns: string[];
-    where: string;
-    /** The file under sql/ that reads the table back whole from the lake: {base} names its files, {<derived table>} each derived table's. */
-    view: string;
-  };
+  owned?: string;
 }
 
 export interface TableDef {
@@ -112,13 +106,6 @@ export interface TableDef {
    * deleting and inserting the whole row (mergeSql.ts).
    */
   touch?: string[];
-  /**
-   * Lake-only tables derived from this one (no warehouse table): the export writes them beside it from
-   * their `lakeSource`, and readers join them back (activities/warehouse/lakeViews.ts).
-   */
-  lakeDerived?: TableDef[];
-  /** A lake-only table: the file under sql/ whose SELECT gives its rows (columns as `columns` lists). */
-  lakeSource?: string;
 }
 
 export type CellValue = string | bigint | number | boolean | string[] | null;

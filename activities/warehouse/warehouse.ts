@@ -112,7 +112,7 @@ export function defaultCheckpointThreshold(memoryLimit: string): string {
 
 /**
  * DuckDB's buffer limit while the warehouse creates or migrates its schema at open, and while an
- * export runs (export.ts); its checkpoints now use checkpointMemoryLimit. History: a
+ * export runs (activities/lake/export.ts); its checkpoints now use checkpointMemoryLimit. History: a
  * checkpoint pins the tables' uncheckpointed tails and the blocks it writes; rows committed since the
  * last checkpoint hold a buffer block per column of every table they touched (about 100 MB of
  * buffer and temp file for a night of this catalog, whatever its row count), so under the 64MB sync

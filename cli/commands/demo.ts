@@ -14,15 +14,15 @@ export function parseDemoSize(value: string, sizes: SimulatorModule['WORLD_SIZES
 
 /**
  * The whole product on one machine: the simulator, the embedded Temporal dev server and a worker;
- * backfills every stream of a mainnet-like world into ./data, exports Parquet, verifies.
+ * backfills every stream of a mainnet-like world into ./data, exports the lake, verifies.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('backfill every stream from the built-in simulator into ./data, export Parquet, verify')
+    .description('backfill every stream from the built-in simulator into ./data, export the lake, verify')
     .option('--size <size>', 'simulated world size: tiny, small (default, about half a minute), mainnet-like (about two minutes on 2 cores)', 'small')
     .option('--seed <n>', 'world seed', (v: string) => Number.parseInt(v, 10), 1)
-    .option('--data-dir <dir>', 'where the warehouse, Parquet and Temporal state go', './data')
+    .option('--data-dir <dir>', 'where the warehouse, the lake and Temporal state go', './data')
     .option('--keep-running', 'keep the simulator, Temporal and its UI up after the summary (Ctrl-C to stop)')
     .action(async (opts: { size: string; seed: number; dataDir: string; keepRunning?: boolean }, command: Command) => {
       const started = Date.now();
@@ -87,7 +87,7 @@ export function registerDemoCommand(program: Command): void {
               '',
               demoSummaryLine(summary, elapsed, setup),
               `warehouse: ${join(dataDir, 'warehouse.duckdb')}`,
-              `parquet:   ${join(dataDir, 'parquet')} (${status.exported?.files ?? 0} files written)`,
+              `lake:      ${join(dataDir, 'lake', 'catalog.sqlite')} (DuckLake, ${status.exported?.files ?? 0} files written; docs/schema.md, Reading the lake)`,
               `verify:    ${problems.length ? `${problems.length} problem(s)` : `no problems (${findings.length} checks)`}`,
               ...problems.map((p) => `  FAIL ${p.check}: ${p.detail}`),
               ...status.partitions.filter((p) => p.state === 'failed').map((p) => `  failed ${p.partitionId}: ${p.error}`),

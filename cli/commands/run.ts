@@ -17,7 +17,7 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
     .command(mode)
     .description(description)
     .option('--streams <list>', 'comma-separated stream names (default: the config\'s streams)', parseStreams)
-    .option('--no-export', 'skip the Parquet export at the end')
+    .option('--no-export', 'skip the lake export at the end')
     .option('--detach', 'start the run and return (needs TEMPORAL_ADDRESS and a running worker)')
     .option('--max-pages <n>', 'pages per batch activity', parsePositiveInt, 20)
     .option('--activity-budget <ms>', 'one batch activity keeps committing batches for up to this long (0: one batch per activity)', parseNonNegativeInt, 0)
@@ -49,7 +49,7 @@ function addRunCommand(program: Command, mode: 'backfill' | 'sync', description:
         else {
           process.stdout.write(`${mode}: ${summary.done}/${summary.partitions} partitions done, ${summary.rows} rows, ${summary.pages} pages` +
             `${summary.failed ? `, ${summary.failed} failed` : ''}${summary.skipped ? `, ${summary.skipped} skipped (already running)` : ''}` +
-            `${status.exported ? `; exported ${status.exported.files} Parquet files` : ''}\n`);
+            `${status.exported ? `; lake: ${status.exported.tables} tables changed, ${status.exported.files} files written` : ''}\n`);
           for (const p of status.partitions.filter((x) => x.state === 'failed')) process.stdout.write(`  failed ${p.partitionId}: ${p.error}\n`);
           if (status.shards) {
             const per = status.shards.map((s) => `${s.shard} ${status.partitions.filter((p) => p.shard === s.shard).length}`);

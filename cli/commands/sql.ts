@@ -3,39 +3,43 @@ import type { Command } from 'commander';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
-import { lakeDirOf, warehousePath } from '../../worker/paths.ts';
+import { lakeOf, warehousePath } from '../../worker/paths.ts';
+import type { LakeSettings } from '../../activities/lake/lake.ts';
 
 /**
- * Opens the warehouse read-only. When a worker holds the file (DuckDB has one writing process),
- * falls back to views over the exported Parquet, so analysts can always query the last export.
- * Sharded: always the lake, where every shard's files together are the whole warehouse.
+ * Opens the warehouse read-only, with the lake attached as `lake`. When a worker holds the file
+ * (DuckDB has one writing process), or with shards (each shard's rows are in its own file, all of
+ * them in the lake), the lake alone, as the default database: the last exported night, read while
+ * the worker runs and exports.
  */
-async function openForQuery(config: { dataDir: string; lakeDir?: string; shards: string[] }): Promise<{ connection: DuckDBConnection; source: string }> {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+async function openForQuery(config: { dataDir: string; shards: string[]; lake: Partial<LakeSettings> }): Promise<{ connection: DuckDBConnection; source: string }> {
+  const [{ DuckDBInstance }, { attachLake, catalogOf, LakeError }] = await Promise.all([import('@duckdb/node-api'), import('../../activities/lake/lake.ts')]);
+  const lake = lakeOf(config);
+  const { kind, target } = catalogOf(lake.catalog);
+  const lakeExists = kind === 'postgres' || existsSync(target);
+  const attach = async (connection: DuckDBConnection) => {
+    try {
+      await attachLake(connection, lake, { readOnly: true });
+    } catch (error) {
+      throw new UserError(error instanceof LakeError ? error.message : `lake: ${String(error)}`);
+    }
+  };
   const file = warehousePath(config.dataDir);
-  const sharded = config.shards.length > 0;
-  if (!sharded && existsSync(file)) {
+  if (config.shards.length === 0 && existsSync(file)) {
     try {
       const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-      return { connection: await instance.connect(), source: file };
+      const connection = await instance.connect();
+      if (lakeExists) await attach(connection);
+      return { connection, source: lakeExists ? `${file} (the lake attached as lake)` : file };
     } catch (error) {
       if (!/lock/i.test((error as Error).message)) throw error;
     }
   }
-  const dir = lakeDirOf(config);
-  if (!existsSync(dir)) throw new UserError(sharded ? `no Parquet lake at ${dir}: run backfill (or export) first` : `no warehouse at ${file} and no Parquet export at ${dir}: run backfill first`);
+  if (!lakeExists) throw new UserError(`no lake at ${lake.catalog}: run backfill (or export) first`);
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  // Each table's link is resolved once: every view reads one whole generation, even if an export
-  // publishes the next one while the session runs (the previous generation stays until the swap after).
-  // Tables whose spends and rewards live in lake-only tables read them back joined (lakeViews.ts).
-  // Loaded here, not at the top: `--help` and the other commands load no catalog, DuckDB or schema code (compiledCli.test.ts).
-  const [{ allTables }, { lakeTables }, { createLakeViews }] = await Promise.all([
-    import('../../activities/streams/catalog.ts'),
-    import('../../activities/warehouse/export.ts'),
-    import('../../activities/warehouse/lakeViews.ts'),
-  ]);
-  await createLakeViews(connection, dir, lakeTables(allTables()));
-  return { connection, source: sharded ? `${dir} (Parquet lake of shards ${config.shards.join(', ')})` : `${dir} (Parquet export; the warehouse file is in use by a worker)` };
+  await attach(connection);
+  await connection.run('USE lake');
+  return { connection, source: `the lake ${lake.catalog}${config.shards.length ? ` (shards ${config.shards.join(', ')})` : ' (the warehouse file is in use by a worker)'}` };
 }
 
 function formatTable(columns: string[], rows: Record<string, unknown>[]): string {
@@ -48,7 +52,7 @@ function formatTable(columns: string[], rows: Record<string, unknown>[]): string
 export function registerSqlCommand(program: Command): void {
   program
     .command('sql')
-    .description('run SQL against the warehouse (read-only), or the Parquet export while a worker holds it')
+    .description('run SQL against the warehouse (read-only) with the lake attached as lake, or the lake alone while a worker holds the warehouse')
     .argument('[query]', 'SQL text (or use --file)')
     .option('-f, --file <path>', 'read the query from a file (e.g. sql/examples/*.sql)')
     .option('--json', 'print rows as JSON')

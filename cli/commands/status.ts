@@ -8,7 +8,8 @@ import type { StorageVersions } from '../../activities/ports.ts';
 export function describeVersions(storage: StorageVersions | null): string {
   if (!storage) return 'warehouse schema version: unknown (the worker predates 0.2.0)';
   const { warehouse, lake } = storage;
-  return `warehouse schema version ${warehouse.version ?? 'none'} (worker writes ${warehouse.current}), lake layout version ${lake.version} (worker writes ${lake.current})`;
+  const lakeText = 'format' in lake ? `lake: ${lake.format === 'ducklake' ? 'DuckLake' : lake.format} (catalog ${lake.catalog})` : `lake layout version ${lake.version} (worker writes ${lake.current})`;
+  return `warehouse schema version ${warehouse.version ?? 'none'} (worker writes ${warehouse.current}), ${lakeText}`;
 }
 import type { DriftRow } from '../../activities/warehouse/warehouse.ts';
 import { driftLines } from '../driftLines.ts';

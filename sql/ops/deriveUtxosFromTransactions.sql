@@ -40,13 +40,6 @@ SELECT table_name, k, nextval('_glacier_lake_seq') FROM (
     AND u.utxo_id = d.utxo_id
     AND u.consuming_tx_hash IS NULL
     AND d.consuming_tx_hash IS NOT NULL
-    -- lake layout 4: the spend columns are pn_utxos_consumed's (the last part)
-    AND row(u.addresses, u.amount, u.asset_id, u.asset_name, u.asset_symbol, u.asset_denomination, u.asset_type, u.asset_amount, u.tx_hash, u.output_index, u.block_number, u.block_timestamp, u.created_on_chain_id, u.consumed_on_chain_id, u.utxo_bytes, u.platform_locktime, u.stakeable_locktime, u.staked, u.threshold, u.reward_type, u.utxo_type, u.utxo_start_timestamp, u.utxo_end_timestamp, u.creation_tx_hash, u.locktime, u.timestamp, u.group_id, u.payload) IS DISTINCT FROM row(d.addresses, d.amount, d.asset_id, d.asset_name, d.asset_symbol, d.asset_denomination, d.asset_type, d.asset_amount, d.utxo_tx_hash, d.output_index, d.block_number, d.block_timestamp, d.created_on_chain_id, d.consumed_on_chain_id, d.utxo_bytes, d.platform_locktime, d.stakeable_locktime, d.staked, d.threshold, d.reward_type, d.utxo_type, d.utxo_start_timestamp, d.utxo_end_timestamp, d.creation_tx_hash, d.locktime, d.timestamp, d.group_id, d.payload)
-  -- The spends of the rows inserted or moved forward: pn_utxos_consumed's partitions of their days.
-  UNION
-  SELECT 'pn_utxos_consumed', {lake_key:pn_utxos_consumed:d:network,blockchain_id:consuming_block_timestamp} FROM _derived_utxos AS d
-  WHERE d.consuming_tx_hash IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM pn_utxos AS u WHERE u.network = d.network AND u.blockchain_id = d.blockchain_id AND u.utxo_id = d.utxo_id AND u.consuming_tx_hash IS NOT NULL)
 );
 
 UPDATE pn_utxos AS u

@@ -27,16 +27,6 @@ CREATE TABLE IF NOT EXISTS _glacier_sync_runs (
 );
 COMMENT ON TABLE _glacier_sync_runs IS 'One row per (pipeline run, partition): pages and rows committed by that run, and whether its walk finished. Written with the checkpoint.';
 
-CREATE TABLE IF NOT EXISTS _glacier_exports (
-  table_name    VARCHAR NOT NULL,
-  partition_path VARCHAR NOT NULL,
-  fingerprint   VARCHAR NOT NULL,
-  rows          BIGINT NOT NULL,
-  exported_at   TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (table_name, partition_path)
-);
-COMMENT ON TABLE _glacier_exports IS 'Parquet export state: one row per written hive partition with the fingerprint (row count + hash) of its rows, so an export rewrites only partitions whose rows changed.';
-
 CREATE TABLE IF NOT EXISTS _glacier_snapshot_walks (
   stream       VARCHAR NOT NULL,
   partition_id VARCHAR NOT NULL,

@@ -1,4 +1,4 @@
--- What the Parquet export has to rewrite, recorded as the warehouse changes (activities/warehouse/lakeKeys.ts).
+-- What the lake export has to apply, recorded as the warehouse changes (activities/warehouse/lakeKeys.ts).
 -- Idempotent.
 
 -- Every commit takes a number from this sequence for the partitions it marks: an export records a
@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS _glacier_changed_partitions (
   exported_seq  BIGINT,
   PRIMARY KEY (table_name, partition_key)
 );
-COMMENT ON TABLE _glacier_changed_partitions IS 'Hive partitions (of the Parquet lake layout) whose rows commits changed: one row per partition ever changed, written in the transaction of the commit that changed it (from the batch''s own columns, plus the rows its follow-up updates touch). partition_key: JSON array of the partition values in path order (partition columns, then the UTC day of the date column). seq: from _glacier_lake_seq, the last commit that changed it. exported_seq: the seq the Parquet export last wrote (set in the transaction that records the files); seq > exported_seq or NULL: the lake''s file is stale. Nightly verify checks the partitions whose seq is above its watermark (_glacier_verify_state).';
+COMMENT ON TABLE _glacier_changed_partitions IS 'Partitions (a table''s partition columns and a day) whose rows commits changed: one row per partition ever changed, written in the transaction of the commit that changed it (from the batch''s own columns, plus the rows its follow-up updates touch). partition_key: JSON array of the partition values (partition columns, then the UTC day of the date column). seq: from _glacier_lake_seq, the last commit that changed it. exported_seq: the seq the lake export last applied (set after the lake''s commit); seq > exported_seq or NULL: the lake has not caught up with it. Nightly verify checks the partitions whose seq is above its watermark (_glacier_verify_state).';
 
 CREATE TABLE IF NOT EXISTS _glacier_verify_state (
   kind        VARCHAR PRIMARY KEY,
@@ -27,4 +27,4 @@ CREATE TABLE IF NOT EXISTS _glacier_lake_tables (
   layout      VARCHAR NOT NULL,
   exported_at TIMESTAMPTZ NOT NULL
 );
-COMMENT ON TABLE _glacier_lake_tables IS 'Tables whose Parquet files were last written in full with this layout (a hash of the columns, their types and the partition layout): the export rewrites only the marked partitions of such a table; a table missing here, or whose layout changed, or whose files are missing from the lake, is exported in full (fingerprints).';
+COMMENT ON TABLE _glacier_lake_tables IS 'Tables the lake export keeps up to date from the marks, with the layout it built them with (a hash of their lake columns, partitioning, catalog and data path): a table missing here or whose layout changed is compared whole with the lake (activities/lake/export.ts).';

@@ -10,7 +10,8 @@ import { partitionId } from '../../activities/streams/partitionIds.ts';
 import { createSyncCore, type SyncCore } from '../../activities/sync/index.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/index.ts';
-import { exportParquet } from '../../activities/warehouse/export.ts';
+import { exportLake } from '../../activities/lake/export.ts';
+import { lakeOf } from '../../worker/paths.ts';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
@@ -313,20 +314,21 @@ describe('odd identifiers and paths', () => {
     }
   });
 
-  it('chain ids with ../ sent by the server are stored as-is and the Parquet export stays inside outDir', async () => {
+  it('chain ids with ../ sent by the server are stored as-is and the lake’s files stay inside its table’s directory', async () => {
     const r = await rig();
     script = () => ({ body: JSON.stringify({ blocks: [block(2, { chainId: '../../../escape' }), block(1, { chainId: '..' }), block(0, { chainId: '/abs/path' })] }) });
     await drain(r.core, r.partition);
     expect((await r.warehouse.query('SELECT chain_id FROM evm_blocks ORDER BY block_number')).map((x) => x.chain_id)).toEqual(['/abs/path', '..', '../../../escape']);
-    const outDir = join(r.dir, 'nest', 'out');
-    await exportParquet(r.warehouse, allTables(), outDir, { tables: ['evm_blocks'] });
+    // DuckLake names a partition's directory by its value, escaped (chain_id=..%2F..%2F..%2Fescape).
+    const outDir = join(r.dir, 'nest', 'lake', 'data', 'main', 'evm_blocks');
+    await exportLake(r.warehouse, allTables(), lakeOf({ dataDir: join(r.dir, 'nest') }), { tables: ['evm_blocks'], });
     const files: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk : (f: string) => files.push(f))(join(d, e.name));
     };
     walk(r.dir);
     const parquet = files.filter((f) => f.endsWith('.parquet'));
-    expect(parquet.length).toBe(3);
+    expect(parquet.length).toBeGreaterThan(0);
     for (const f of parquet) expect(relative(resolve(outDir), resolve(f)).startsWith('..')).toBe(false);
     expect(existsSync(join(r.dir, 'escape'))).toBe(false);
     expect(existsSync(join(r.dir, 'nest', 'escape'))).toBe(false);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
@@ -7,11 +7,11 @@ import { configForWorld } from '../../cli/demoConfig.ts';
 import { startSimulator, FAULT_KINDS, type FaultKind, type WorldSizeName } from '../../tools/simulator/index.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/warehouse.ts';
-import { exportParquet } from '../../activities/warehouse/export.ts';
+import { exportLake } from '../../activities/lake/export.ts';
 import { DevServer } from '../../worker/devServer.ts';
 import { resolveConfig } from '../../worker/config.ts';
 import { createLogger } from '../../worker/logger.ts';
-import { parquetDir, warehousePath } from '../../worker/paths.ts';
+import { lakeOf, warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflow, type PipelineStatus } from '../../workflows/pipeline.ts';
 import { allTables, STREAMS } from '../../activities/streams/catalog.ts';
 import { compareWithTruth, truthClient, type TableComparison } from '../helpers/truthTables.ts';
@@ -160,7 +160,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     await worker.stop();
     if (worker.logs.join('').includes(SECRET)) secretLeaks.push('worker logs');
 
-    // Ground truth with faults off: compare every table, then look for the key in rows and Parquet.
+    // Ground truth with faults off: compare every table, then look for the key in rows and the lake.
     sim.setFaults({});
     warehouse = await openWarehouse(warehousePath(dataDir));
     const core = createSyncCore({ client: truthClient(sim), warehouse, config, logger: createLogger({ level: 'silent' }) });
@@ -170,9 +170,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       ...(await compareWithTruth(sim, warehouse, partitions, { snapshotAt: sync.snapshotAt, latest: true })),
     ];
     const emptiedSnapshots = emptiedBetween(heldAtBackfill, await snapshotRowCounts(sim, snapshotPartitions));
-    secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
     const driftRows = (await warehouse.listDrift()).length;
-    await exportParquet(warehouse, allTables(), parquetDir(dataDir));
+    await exportLake(warehouse, allTables(), lakeOf({ dataDir }));
+    secretLeaks.push(...(await secretInTables(warehouse, dataDir)));
 
     return {
       kills: killsDone,
@@ -198,7 +198,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   }
 }
 
-/** Searches every warehouse table and every exported Parquet file for the key, as text. */
+/** Searches every warehouse table and every lake file (its Parquet files and its catalog, which holds small nights' rows) for the key, as text. */
 async function secretInTables(warehouse: Warehouse, dataDir: string): Promise<string[]> {
   const leaks: string[] = [];
   const tables = await warehouse.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE'");
@@ -208,16 +208,17 @@ async function secretInTables(warehouse: Warehouse, dataDir: string): Promise<st
     const [row] = await warehouse.query(`SELECT count(*) AS n FROM "${name}" AS t WHERE contains(CAST(t AS VARCHAR), ?)`, [SECRET]);
     if (Number(row.n) > 0) leaks.push(`table ${name}`);
   }
-  const out = parquetDir(dataDir);
+  const out = join(dataDir, 'lake');
   let files: string[] = [];
   try {
-    files = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.parquet'));
+    files = readdirSync(out, { recursive: true }).map(String);
   } catch {
     return leaks;
   }
-  for (const file of files) {
+  for (const file of files.filter((f) => !f.endsWith('.parquet'))) if (existsSync(join(out, file)) && statSync(join(out, file)).isFile() && readFileSync(join(out, file)).includes(SECRET)) leaks.push(`lake ${file}`);
+  for (const file of files.filter((f) => f.endsWith('.parquet'))) {
     const [row] = await warehouse.query(`SELECT count(*) AS n FROM read_parquet(?) AS t WHERE contains(CAST(t AS VARCHAR), ?)`, [join(out, file), SECRET]);
-    if (Number(row.n) > 0) leaks.push(`parquet ${file}`);
+    if (Number(row.n) > 0) leaks.push(`lake ${file}`);
   }
   return leaks;
 }

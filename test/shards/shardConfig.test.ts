@@ -4,22 +4,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/runCli.ts';
 import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
-import { lakeDirOf, ownWarehousePath } from '../../worker/paths.ts';
+import { lakeOf, ownWarehousePath } from '../../worker/paths.ts';
 
 describe('shard configuration', () => {
-  it('defaults to no shards: one warehouse at <dataDir>/warehouse.duckdb and the lake at <dataDir>/parquet', () => {
+  it('defaults to no shards: one warehouse at <dataDir>/warehouse.duckdb and the lake under <dataDir>/lake', () => {
     const config = resolveConfig(validateConfig({ dataDir: '/d' }), {});
     expect(config.shards).toEqual([]);
     expect(config.shard).toBeUndefined();
     expect(ownWarehousePath(config)).toBe('/d/warehouse.duckdb');
-    expect(lakeDirOf(config)).toBe('/d/parquet');
+    expect(lakeOf(config)).toEqual({ format: 'ducklake', catalog: 'sqlite:/d/lake/catalog.sqlite', dataPath: '/d/lake/data/', snapshotDays: 30 });
   });
 
-  it('a shard worker owns <dataDir>/shards/<name>/warehouse.duckdb; the lake is shared (GLACIER_LAKE_DIR)', () => {
-    const config = resolveConfig(validateConfig({ dataDir: '/d', shards: ['a', 'b'] }), { GLACIER_SHARD: 'b', GLACIER_LAKE_DIR: '/lake' });
+  it('a shard worker owns <dataDir>/shards/<name>/warehouse.duckdb; the lake is shared (GLACIER_LAKE_CATALOG, GLACIER_LAKE_DATA_PATH)', () => {
+    const config = resolveConfig(validateConfig({ dataDir: '/d', shards: ['a', 'b'] }), { GLACIER_SHARD: 'b', GLACIER_LAKE_CATALOG: 'postgres:dbname=lake host=db', GLACIER_LAKE_DATA_PATH: 's3://bucket/lake/' });
     expect(config.shard).toBe('b');
     expect(ownWarehousePath(config)).toBe('/d/shards/b/warehouse.duckdb');
-    expect(lakeDirOf(config)).toBe('/lake');
+    expect(lakeOf(config)).toMatchObject({ catalog: 'postgres:dbname=lake host=db', dataPath: 's3://bucket/lake/' });
     expect(resolveConfig(validateConfig({}), { GLACIER_SHARDS: 'x, y', GLACIER_SHARD: 'y' }).shards).toEqual(['x', 'y']);
   });
 

@@ -13,7 +13,6 @@ import { buildRuntime } from '../../worker/runtime.ts';
 import { createLogger } from '../../worker/logger.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readSchemaVersion, WAREHOUSE_SCHEMA_VERSION } from '../../activities/warehouse/schemaVersion.ts';
-import { LAKE_LAYOUT_VERSION } from '../../activities/warehouse/lakeLayout.ts';
 import { warehousePath } from '../../worker/paths.ts';
 import { pipelineWorkflowId } from '../../workflows/workflowIds.ts';
 import type { PipelineStatus } from '../../workflows/pipeline.ts';
@@ -111,7 +110,7 @@ describe('upgrade in flight: previous release -> current code', () => {
     base.temporal.taskQueue = `upgrade-${process.pid}`;
     configPath = join(work, 'config.yaml');
     // The file a 0.1.0 user wrote: without the keys later releases added (0.1.0 refuses unknown keys).
-    const { schemaContracts: _contracts, warehouse: { runRecordsDays: _days, ...warehouse0 }, ...released } = base as typeof base & { schemaContracts?: unknown; warehouse: { runRecordsDays?: unknown } };
+    const { schemaContracts: _contracts, lake: _lake, warehouse: { runRecordsDays: _days, ...warehouse0 }, ...released } = base as typeof base & { schemaContracts?: unknown; lake?: unknown; warehouse: { runRecordsDays?: unknown } };
     writeFileSync(configPath, toYaml({ ...released, warehouse: warehouse0 }));
     config = resolveConfig(base, {});
     server = await new DevServer({ dataDir: join(work, 'data', 'temporal'), headless: true }).start();
@@ -204,7 +203,7 @@ describe('upgrade in flight: previous release -> current code', () => {
     expect(verify.stdout).toContain('verify: no problems');
     const status = await runCli(['-c', configPath, 'status'], { env, timeoutMs: 120_000 });
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain(`warehouse schema version ${WAREHOUSE_SCHEMA_VERSION} (worker writes ${WAREHOUSE_SCHEMA_VERSION}), lake layout version ${LAKE_LAYOUT_VERSION} (worker writes ${LAKE_LAYOUT_VERSION})`);
+    expect(status.stdout).toContain(`warehouse schema version ${WAREHOUSE_SCHEMA_VERSION} (worker writes ${WAREHOUSE_SCHEMA_VERSION}), lake: DuckLake (catalog sqlite:${join(config.dataDir, 'lake', 'catalog.sqlite')})`);
     lap('verify and status');
 
     // The worker releases the file; the warehouse must equal the world at the sync's snapshot.

@@ -1,10 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { rowsToColumns } from '../../activities/warehouse/columnBatch.ts';
-import { exportParquet } from '../../activities/warehouse/export.ts';
+import { exportLake } from '../../activities/lake/export.ts';
+import type { LakeSettings } from '../../activities/lake/lake.ts';
+import { lakeOf } from '../../worker/paths.ts';
+import { liveLakeFiles } from '../helpers/lakeCompare.ts';
 import { applyRetention } from '../../activities/warehouse/retention.ts';
 import { recordRunSize } from '../../activities/warehouse/runSizes.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/warehouse.ts';
@@ -12,7 +15,7 @@ import { openWarehouse, type Warehouse } from '../../activities/warehouse/wareho
 /** The size record a pipeline run writes at its end (activities/warehouse/runSizes.ts), on a real DuckDB file and lake. */
 
 let dir: string;
-let lake: string;
+let lake: LakeSettings;
 let warehouse: Warehouse;
 const tables = allTables().map((t) => t.name);
 let stored = 0;
@@ -43,16 +46,9 @@ async function commitRun(runId: string, count: number): Promise<void> {
 
 const record = async (runId: string) => (await warehouse.query('SELECT *, CAST(table_rows AS VARCHAR) AS per_table FROM _glacier_run_sizes WHERE run_id = $1', [runId]))[0];
 
-/** The lake's Parquet files outside temporary directories, walked by the test itself. */
-function lakeFiles(): { files: number; bytes: number } {
-  const found = readdirSync(lake, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.parquet'));
-  const kept = found.map((e) => join(e.parentPath, e.name)).filter((p) => !p.slice(lake.length).includes('/.tmp'));
-  return { files: kept.length, bytes: kept.reduce((n, p) => n + statSync(p).size, 0) };
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'glacier-runsizes-'));
-  lake = join(dir, 'parquet');
+  lake = lakeOf({ dataDir: dir });
   warehouse = await openWarehouse(join(dir, 'warehouse.duckdb'));
 });
 
@@ -73,7 +69,7 @@ describe('run size records', () => {
     };
     // The bytes on disk when the sizes are measured (the record's own insert comes after).
     const before = statSync(warehouse.path).size + walBytes();
-    const size = await recordRunSize(warehouse, { runId: 'pipeline-1/a', tables, lakeDir: lake });
+    const size = await recordRunSize(warehouse, { runId: 'pipeline-1/a', tables });
     const row = await record('pipeline-1/a');
     expect(row).toMatchObject({ mode: 'sync', partitions: 1n, pages: 1n, requests: 1n, cu: 10n, rows_written: 30n, rows_stored: 30n, lake_files: null, lake_bytes: null });
     const perTable = JSON.parse(String(row.per_table)) as Record<string, number>;
@@ -86,15 +82,14 @@ describe('run size records', () => {
     expect(size.lake).toBeUndefined();
   });
 
-  it('a run that exported: the lake files and bytes, temporary files left out; rows stored grow with the runs', async () => {
+  it('a run that exported: the lake’s live files and bytes (from its catalog); rows stored grow with the runs', async () => {
     await commitRun('pipeline-2/b', 20);
-    await exportParquet(warehouse, allTables(), lake);
-    // A temporary file of an export in progress is not part of the lake.
-    mkdirSync(join(lake, '.tmp'), { recursive: true });
-    writeFileSync(join(lake, '.tmp', 'half-written.parquet'), Buffer.alloc(100));
-    const expected = lakeFiles();
+    await exportLake(warehouse, allTables(), lake);
+    // A file of an export that died before its commit is in the data path but in no snapshot: not part of the lake.
+    writeFileSync(join(dir, 'lake', 'data', 'half-written.parquet'), Buffer.alloc(100));
+    const expected = await liveLakeFiles(lake);
     expect(expected.files).toBeGreaterThan(0);
-    const size = await recordRunSize(warehouse, { runId: 'pipeline-2/b', tables, lakeDir: lake });
+    const size = await recordRunSize(warehouse, { runId: 'pipeline-2/b', tables });
     expect(size.lake).toEqual(expected);
     expect(await record('pipeline-2/b')).toMatchObject({ rows_written: 20n, rows_stored: 50n, lake_files: BigInt(expected.files), lake_bytes: BigInt(expected.bytes) });
     const [{ synced_at, recorded_at, started_at }] = await warehouse.query('SELECT epoch(synced_at) AS synced_at, epoch(recorded_at) AS recorded_at, epoch(started_at) AS started_at FROM _glacier_run_sizes WHERE run_id = $1', ['pipeline-2/b']);
@@ -103,9 +98,9 @@ describe('run size records', () => {
   });
 
   it('a retried activity replaces its record; a run with no partitions still records the size', async () => {
-    await recordRunSize(warehouse, { runId: 'pipeline-2/b', tables, lakeDir: lake });
+    await recordRunSize(warehouse, { runId: 'pipeline-2/b', tables });
     expect(await warehouse.query('SELECT count(*)::INTEGER AS n FROM _glacier_run_sizes WHERE run_id = $1', ['pipeline-2/b'])).toEqual([{ n: 1 }]);
-    await recordRunSize(warehouse, { runId: 'pipeline-3/empty', tables, lakeDir: lake });
+    await recordRunSize(warehouse, { runId: 'pipeline-3/empty', tables });
     expect(await record('pipeline-3/empty')).toMatchObject({ mode: null, partitions: 0n, cu: 0n, rows_written: 0n, rows_stored: 50n, lake_files: null });
   });
 

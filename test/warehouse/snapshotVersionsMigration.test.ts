@@ -1,3 +1,4 @@
+import { WAREHOUSE_SCHEMA_VERSION } from '../../activities/warehouse/schemaVersion.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ describe('schema step 7: snapshot tables become versions', () => {
     await wh.close();
 
     wh = await openWarehouse(path);
-    expect(await wh.schemaVersion()).toBe(7);
+    expect(await wh.schemaVersion()).toBe(WAREHOUSE_SCHEMA_VERSION);
     const versions = await wh.query('SELECT kind, amount::INTEGER AS amount, snapshot_at::INTEGER AS from_, valid_to::INTEGER AS to_ FROM pn_balances ORDER BY kind, snapshot_at');
     expect(versions.map((v) => [v.kind, v.amount, v.from_, v.to_])).toEqual([
       ['lockedStaked', 1, 300, null],

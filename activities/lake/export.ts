@@ -1,0 +1,282 @@
+import { createHash } from 'node:crypto';
+import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { profileCommit, profiled } from '../warehouse/commitProfile.ts';
+import { ident } from '../warehouse/identifier.ts';
+import { partitionColumns, partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
+import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
+import { sqlFile } from '../warehouse/sqlFile.ts';
+import type { TableDef } from '../warehouse/tableDef.ts';
+import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
+import { attachLake, firstLine, LakeError, type LakeSettings } from './lake.ts';
+import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
+
+/**
+ * The export: what the warehouse changed since the last export, applied to the lake in ONE DuckLake
+ * transaction, so a reader sees the whole night on every table or none of it, and each night is a
+ * snapshot to travel back to (docs/nights.md, The lake).
+ *
+ * - What changed: every commit marks the partitions (table, partition columns, day) it changed,
+ *   follow-up updates of old rows included, in its own transaction (lakeKeys.ts).
+ * - Applying it, per table: in its marked partitions, the lake rows that are not warehouse rows are
+ *   deleted by key and the warehouse rows the lake lacks are inserted. Running it again changes
+ *   nothing, so a crash anywhere is repaired by the next export; the marks read are cleared after the
+ *   commit unless a commit marked the partition again meanwhile.
+ * - Whole tables: a table the lake lacks is filled from the warehouse; one whose recorded layout
+ *   differs (an upgrade, a column added, another catalog) or `full` is compared whole.
+ * - Shards write their own partitions of the same tables (each chain or network is one shard's;
+ *   ExportLayout.owned for tables without them); a commit that meets another's is retried whole.
+ * - Columns: the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer) plus `month`
+ *   (YYYY-MM of the row's day) on dated tables, partitioned by partition columns and month.
+ */
+
+export interface ExportResult {
+  /** Data files the night's snapshot added (rows above DuckLake's inlining limit; fewer go into the catalog). */
+  files: number;
+  /** Tables the snapshot changed. */
+  tables: number;
+  /** Marked partitions whose rows the lake already held as they are. */
+  unchanged: number;
+  /** Lake rows deleted (changed or gone) and rows inserted. */
+  deleted: number;
+  inserted?: number;
+  /** Tables compared or built whole instead of by their marks. */
+  fullTables?: number;
+  /** The lake snapshot that holds the night (absent when nothing changed). */
+  snapshot?: number;
+  /** The upkeep before the night failed (the night was exported; the next export runs it again). */
+  upkeepError?: string;
+  /** The upkeep merged small files (maintenance.ts). */
+  merged?: boolean;
+  /** Attempts the night took (more than one when another writer's commit met it). */
+  attempts?: number;
+}
+
+export type ExportStep = 'attached' | 'maintained' | `table:${string}` | 'before-commit' | 'committed' | 'cleared';
+
+export interface ExportOptions {
+  tables?: string[];
+  /** Compare every table whole instead of reading the marks (export --full). */
+  full?: boolean;
+  /** DuckDB's buffer limit while the export runs (default EXPORT_MEMORY_LIMIT). */
+  memoryLimit?: string;
+  /** This warehouse is one shard of several writing one lake. */
+  shard?: string;
+  /** The lake's upkeep before the night (maintenance.ts); false: none. */
+  maintenance?: MaintenanceOptions | false;
+  /** Tests: runs at each step (a crash injected there). */
+  hook?: (step: ExportStep) => void | Promise<void>;
+}
+
+export const EXPORT_MEMORY_LIMIT = MAINTENANCE_MEMORY_LIMIT;
+
+/** Attempts of a night whose commit conflicts with another writer's (another shard's export). */
+const ATTEMPTS = 8;
+
+/** The lake's tables: the catalog's and the finished snapshot walks. */
+export function lakeTables(catalog: readonly TableDef[]): TableDef[] {
+  return [...catalog, snapshotWalksExport];
+}
+
+/** A table as the lake holds it. */
+export interface LakeTable {
+  def: TableDef;
+  columns: { name: string; type: string }[];
+  /** The warehouse rows in the lake's columns. */
+  select: string;
+  partitionBy: string[];
+}
+
+export function lakeTable(def: TableDef): LakeTable {
+  const dated = def.export.dateFrom !== undefined;
+  if (def.columns.some((c) => c.name === 'month') && dated) throw new Error(`${def.name}: a dated table has no column of its own named month`);
+  const columns = def.columns.map((c) => ({ name: c.name, type: c.type === 'HUGEINT' ? 'DECIMAL(38,0)' : c.type }));
+  const select = def.columns.map((c) => (c.type === 'HUGEINT' ? `CAST(${ident(c.name)} AS DECIMAL(38,0)) AS ${ident(c.name)}` : ident(c.name)));
+  if (dated) {
+    columns.push({ name: 'month', type: 'VARCHAR' });
+    select.push(`substr(${partitionColumns(def).at(-1)!.expr}, 1, 7) AS month`);
+  }
+  return { def, columns, select: select.join(', '), partitionBy: [...def.export.partitionBy, ...(dated ? ['month'] : [])] };
+}
+
+/** What the lake's table was built with: its columns, partitioning and the lake it went to. */
+function signature(t: LakeTable, lake: LakeSettings): string {
+  const text = JSON.stringify({ format: 'ducklake-1', catalog: lake.catalog, dataPath: lake.dataPath, columns: t.columns, partitionBy: t.partitionBy });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+interface Mark {
+  table: string;
+  key: string;
+  seq: bigint;
+}
+
+/** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake. */
+const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
+
+/** An error of the night as one line naming the lake's catalog or bucket (or the error as it is). */
+function lakeError(error: unknown, lake: LakeSettings): Error {
+  if (error instanceof LakeError) return error;
+  const line = firstLine(error);
+  if (/s3a?:\/\/|HTTP/i.test(line)) return new LakeError(`lake data path ${lake.dataPath}: ${line}`, { cause: error });
+  if (/sqlite|postgres|database is locked|metadata/i.test(line)) return new LakeError(`lake catalog ${lake.catalog}: ${line}`, { cause: error });
+  return error instanceof Error ? error : new Error(line);
+}
+
+/** Exports the night to the lake (its steps profiled with GLACIER_COMMIT_PROF: bench/exportSteps.ts); the caller passes the catalog (allTables()), as the warehouse layer does not import the streams. */
+export const exportLake = (warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions = {}) => profiled('export:total', () => exportNight(warehouse, catalog, lake, options)).finally(() => profileCommit(0));
+
+async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions): Promise<ExportResult> {
+  const all = lakeTables(catalog);
+  const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
+  if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
+  const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map(lakeTable);
+  const conn = await warehouse.connect();
+  // DuckLake writes a Parquet file per partition a statement touches, each with its buffers, and its
+  // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
+  const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
+  try {
+    const alias = await profiled('export:attach', () => attachLake(conn, lake, { alias: 'glacier_lake' }));
+    try {
+      await options.hook?.('attached');
+      // The upkeep before the night, so it compacts only files of earlier nights: a read transaction
+      // that began before a merge and reads a table after it finds no row of that table when the merge
+      // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
+      // upkeep does not hold the night back; the next export runs it again.
+      const upkeep = options.maintenance === false ? undefined : await profiled('export:upkeep', () => maintainLake(conn, alias, lake, options.maintenance || undefined)).catch((error: unknown) => lakeError(error, lake));
+      await options.hook?.('maintained');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
+          const size = await profiled('export:size', () => lakeFiles(conn, alias));
+          // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
+          await profiled('export:bookkeeping', () => inTransaction(warehouse, async (w) => {
+            if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
+            await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
+            for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
+          }));
+          await options.hook?.('cleared');
+          return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
+        } catch (error) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          if (attempt >= ATTEMPTS || !retryable(error)) throw lakeError(error, lake);
+          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt * (0.5 + Math.random())));
+        }
+      }
+    } finally {
+      await conn.run(`DETACH ${alias}`).catch(() => undefined);
+    }
+  } finally {
+    await release().catch(() => undefined);
+    conn.closeSync();
+  }
+}
+
+/** One attempt: the night in one transaction of the warehouse (reads) and the lake (writes). */
+async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings, options: ExportOptions, clearOthers: boolean): Promise<{ result: ExportResult; cleared: Mark[] }> {
+  const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0 };
+  await conn.run('BEGIN TRANSACTION');
+  const read = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
+  const marks: Mark[] = (await read(sqlFile('ops/listLakeMarks.sql'))).map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
+  const layouts = new Map((await read(sqlFile('ops/listLakeTables.sql'))).map((r) => [String(r.table_name), String(r.layout)]));
+  const existing = new Map<string, Map<string, string>>();
+  for (const r of await read(`SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = '${alias}' AND schema_name = 'main'`)) {
+    existing.set(String(r.table_name), (existing.get(String(r.table_name)) ?? new Map()).set(String(r.column_name), String(r.data_type)));
+  }
+  const lakeName = (t: LakeTable) => `${alias}.main.${ident(t.def.name)}`;
+  const cleared: Mark[] = clearOthers ? marks.filter((m) => !tables.some((t) => t.def.name === m.table)) : [];
+  for (const t of tables) {
+    const own = marks.filter((m) => m.table === t.def.name);
+    const created = await profiled('export:ensure', () => ensureTable(conn, lakeName(t), t, existing.get(t.def.name)));
+    const values = own.map((m) => valuesOfKey(t.def, m.key));
+    const whole = created || options.full || layouts.get(t.def.name) !== signature(t, lake) || values.some((v) => v === undefined);
+    cleared.push(...own);
+    if (!whole && own.length === 0) continue;
+    let changed: { deleted: number; inserted: number };
+    if (created) {
+      changed = { deleted: 0, inserted: Number((await conn.run(`INSERT INTO ${lakeName(t)} SELECT ${t.select} FROM ${ident(t.def.name)}`)).rowsChanged) };
+    } else {
+      const filter = whole ? { where: 'true', params: [] } : partitionsFilter(t.def, values as (string | null)[][]);
+      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined));
+      if (!whole && changed.deleted + changed.inserted === 0) result.unchanged += own.length;
+    }
+    if (whole) result.fullTables!++;
+    if (changed.deleted + changed.inserted > 0) result.tables++;
+    result.deleted += changed.deleted;
+    result.inserted! += changed.inserted;
+    await options.hook?.(`table:${t.def.name}`);
+  }
+  await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
+  await options.hook?.('before-commit');
+  await profiled('export:commit', () => conn.run('COMMIT'));
+  await options.hook?.('committed');
+  const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
+  if (result.tables > 0) {
+    result.snapshot = Number(snap.id);
+    const [files] = await read(`SELECT count(*) AS n FROM __ducklake_metadata_${alias}.ducklake_data_file WHERE begin_snapshot = ${result.snapshot}`);
+    result.files = Number(files.n);
+  }
+  return { result, cleared };
+}
+
+async function inTransaction(warehouse: Warehouse, fn: (w: DuckDBConnection) => Promise<void>): Promise<void> {
+  await warehouse.withWriter(async (w) => {
+    await w.run('BEGIN TRANSACTION');
+    try {
+      await fn(w);
+      await w.run('COMMIT');
+    } catch (error) {
+      await w.run('ROLLBACK');
+      throw error;
+    }
+  });
+}
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Makes the lake's table match the warehouse's columns: created (and partitioned) when missing,
+ * columns added or dropped, and created again when a column's type changed. True when the table is
+ * new (the caller fills it).
+ */
+async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, existing: Map<string, string> | undefined): Promise<boolean> {
+  const retyped = existing && t.columns.some((c) => existing.has(c.name) && existing.get(c.name) !== c.type);
+  if (existing && !retyped) {
+    for (const c of t.columns.filter((c) => !existing.has(c.name))) await conn.run(`ALTER TABLE ${name} ADD COLUMN ${ident(c.name)} ${c.type}`);
+    for (const c of [...existing.keys()].filter((c) => !t.columns.some((d) => d.name === c))) await conn.run(`ALTER TABLE ${name} DROP COLUMN ${ident(c)}`);
+    return false;
+  }
+  if (retyped) await conn.run(`DROP TABLE ${name}`);
+  await conn.run(`CREATE TABLE ${name} (${t.columns.map((c) => `${ident(c.name)} ${c.type}`).join(', ')})`);
+  if (t.partitionBy.length) await conn.run(`ALTER TABLE ${name} SET PARTITIONED BY (${t.partitionBy.map(ident).join(', ')})`);
+  await conn.run(`COMMENT ON TABLE ${name} IS ${sqlText(t.def.comment)}`);
+  return true;
+}
+
+/**
+ * The rows `filter` selects, made equal in the lake to the warehouse's: lake rows that are not
+ * warehouse rows are deleted by key, then warehouse rows the lake lacks are inserted. For a shard,
+ * the lake side is limited to the rows this warehouse answers for.
+ */
+async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean): Promise<{ deleted: number; inserted: number }> {
+  const cols = t.columns.map((c) => ident(c.name)).join(', ');
+  const groups = t.def.export.partitionBy.map(ident).join(', ');
+  const scope = [
+    ...(shard && t.def.export.owned ? [t.def.export.owned] : []),
+    ...(shard && filter.where === 'true' && groups ? [`(${groups}) IN (SELECT DISTINCT ${groups} FROM ${ident(t.def.name)})`] : []),
+  ];
+  const where = [filter.where, ...scope].join(' AND ');
+  const W = `SELECT ${t.select} FROM ${ident(t.def.name)} WHERE ${filter.where}`;
+  const L = `SELECT ${cols} FROM ${name} WHERE ${where}`;
+  const key = t.def.primaryKey.map(ident).join(', ');
+  if (filter.where === 'true') {
+    const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
+    return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
+  }
+  // The marked partitions' lake rows read once; the lake is written only where they differ (a night mostly inserts).
+  await profiled(`export:read:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_rows AS ${L}`, filter.params));
+  await profiled(`export:gone:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_gone AS SELECT ${key} FROM (SELECT ${cols} FROM _glacier_lake_rows EXCEPT ${W})`, filter.params));
+  const gone = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM _glacier_lake_gone')).getRowObjectsJS()[0].n);
+  const deleted = gone ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM _glacier_lake_gone)`, filter.params))).rowsChanged) : 0;
+  const inserted = Number((await profiled(`export:insert:${t.def.name}`, () => conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT SELECT ${cols} FROM _glacier_lake_rows`, filter.params))).rowsChanged);
+  return { deleted, inserted };
+}

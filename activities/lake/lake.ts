@@ -1,0 +1,142 @@
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { loadExtensions, type LakeExtension } from './extensions.ts';
+
+/**
+ * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
+ * attached to a DuckDB connection through the `ducklake` extension. The export attaches it to the
+ * warehouse's own instance while it runs (warehouse reads and lake writes in one DuckDB process),
+ * `glacier-etl sql` and analysts to theirs. Config `lake` (common/config.ts); defaults resolved by
+ * worker/paths.ts lakeOf.
+ */
+export interface LakeSettings {
+  format: 'ducklake';
+  /** `sqlite:<file>` (the default), `postgres:<libpq conninfo, no password>` or `duckdb:<file>` (one process at a time). */
+  catalog: string;
+  /** A directory, or `s3://bucket/prefix/`. */
+  dataPath: string;
+  /** S3-compatible storage, for s3:// data paths: where, never who (credentials: the AWS provider chain and environment). */
+  s3?: { endpoint?: string; region?: string; urlStyle?: 'path' | 'vhost'; useSsl?: boolean };
+  /** Days of nights time travel reaches: older snapshots expire, and the files only they held are deleted (maintenance.ts). */
+  snapshotDays: number;
+}
+
+export interface AttachOptions {
+  /** The name the lake is attached as (default `lake`). */
+  alias?: string;
+  readOnly?: boolean;
+  /** Time travel: the lake as of this snapshot (lake.snapshots() lists them, one per exported night). */
+  snapshot?: number;
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The catalog's kind and where it is (`sqlite:`, `postgres:`, `duckdb:`; a bare path is a DuckDB file). */
+export function catalogOf(catalog: string): { kind: 'sqlite' | 'postgres' | 'duckdb'; target: string } {
+  const m = /^(sqlite|postgres|duckdb):(.*)$/s.exec(catalog);
+  return m ? { kind: m[1] as 'sqlite' | 'postgres' | 'duckdb', target: m[2] } : { kind: 'duckdb', target: catalog };
+}
+
+const isS3 = (dataPath: string) => /^s3a?:\/\//.test(dataPath);
+
+/** The extensions a lake needs: ducklake, its catalog's scanner, and httpfs + aws for object storage. */
+export function lakeExtensions(lake: LakeSettings): LakeExtension[] {
+  const { kind } = catalogOf(lake.catalog);
+  const catalog: LakeExtension[] = kind === 'sqlite' ? ['sqlite_scanner'] : kind === 'postgres' ? ['postgres_scanner'] : [];
+  return ['ducklake', ...catalog, ...(isS3(lake.dataPath) ? (['httpfs', 'aws'] as const) : [])];
+}
+
+/** The error of a lake operation as one line naming the catalog or the bucket (never a credential: none is in either). */
+export class LakeError extends Error {
+  override name = 'LakeError';
+}
+
+export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+/** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
+export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
+  const { kind, target } = catalogOf(lake.catalog);
+  // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
+  // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
+  // result" on 39 of 58 reads); merging and rewriting files did not (docs/nights.md, Lake upkeep).
+  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
+  return `ATTACH ${quote(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
+}
+
+/**
+ * Puts a new SQLite catalog into WAL mode, where readers never block the writer: in the default
+ * rollback-journal mode an analyst's open session made all 8 attempts of an export fail "database is
+ * locked"; in WAL mode the commit took 88 ms beside it. DuckDB's sqlite extension wraps every statement
+ * in a transaction, where SQLite refuses `PRAGMA journal_mode=WAL`, so the two header bytes that pragma
+ * persists (18 and 19: 2, https://www.sqlite.org/fileformat.html) are written while no one has it open.
+ */
+function walMode(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const header = Buffer.alloc(20);
+    readSync(fd, header, 0, 20, 0);
+    if (header.toString('latin1', 0, 15) === 'SQLite format 3' && header[18] === 1 && header[19] === 1 && !existsSync(`${path}-journal`)) writeSync(fd, Buffer.from([2, 2]), 0, 2, 18);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A new SQLite catalog, made whole under its own name, then linked into place (the first shard's link wins; none opens a half-made one). */
+async function createSqliteCatalog(connection: DuckDBConnection, lake: LakeSettings, target: string): Promise<void> {
+  const draft = `${target}.new-${process.pid}-${Date.now()}`;
+  try {
+    await connection.run(attachSql({ ...lake, catalog: `sqlite:${draft}` }, { alias: 'glacier_new_lake' }));
+    await connection.run('DETACH glacier_new_lake');
+    walMode(draft);
+    linkSync(draft, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/**
+ * Attaches the lake: the extensions loaded, local directories made, an S3 secret from the AWS provider
+ * chain for a bucket (which a writer lists first, so a bad bucket fails before any catalog is made),
+ * the catalog attached (created with the data path when new). Errors: one line naming the catalog or bucket.
+ */
+export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
+  const alias = options.alias ?? 'lake';
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new Error(`lake alias ${JSON.stringify(alias)}: expected a plain identifier`);
+  await loadExtensions(connection, lakeExtensions(lake));
+  const { kind, target } = catalogOf(lake.catalog);
+  if (kind !== 'postgres' && !options.readOnly) mkdirSync(dirname(target), { recursive: true });
+  if (isS3(lake.dataPath)) {
+    const s3 = lake.s3 ?? {};
+    const settings = [
+      'TYPE s3',
+      'PROVIDER credential_chain',
+      `SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`,
+      ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
+      ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
+      ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
+      ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
+    ];
+    try {
+      await connection.run(`CREATE OR REPLACE SECRET glacier_lake_s3 (${settings.join(', ')})`);
+    } catch (error) {
+      throw new LakeError(`lake data path ${lake.dataPath}: no credentials from the AWS provider chain (environment, profile, instance role): ${firstLine(error)}`, { cause: error });
+    }
+  } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
+  if (isS3(lake.dataPath) && !options.readOnly) {
+    try {
+      await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
+    } catch (error) {
+      throw new LakeError(`lake data path ${lake.dataPath}: ${firstLine(error)}`, { cause: error });
+    }
+  }
+  try {
+    if (kind === 'sqlite' && !options.readOnly && !existsSync(target)) await createSqliteCatalog(connection, lake, target);
+    await connection.run(attachSql(lake, { ...options, alias }));
+  } catch (error) {
+    throw new LakeError(`lake catalog ${lake.catalog}: ${firstLine(error)}`, { cause: error });
+  }
+  return alias;
+}

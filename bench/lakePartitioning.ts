@@ -24,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'glacier-lakeparts-'));
 const cpu = () => process.cpuUsage().user / 1e3 + process.cpuUsage().system / 1e3;
 const night = (d: number) => `
   SELECT CASE WHEN h < 70 THEN '43114' WHEN h < 90 THEN '43113' ELSE '11111' END AS chain_id,
-         ${d} * 10000000 + i AS block_number, ts AS block_timestamp,
+         ${d}::BIGINT * 10000000 + i AS block_number, ts AS block_timestamp,
          strftime(to_timestamp(ts) AT TIME ZONE 'UTC', '%Y-%m') AS month, strftime(to_timestamp(ts) AT TIME ZONE 'UTC', '%Y-%m-%d') AS day,
          '0x' || md5(${d} || '-' || i) || md5(i || '-' || ${d}) AS tx_hash, '0x' || left(md5('f' || (i % 997)), 40) AS from_address,
          '0x' || left(md5('t' || (i % 1499)), 40) AS to_address, CAST(hash(i, ${d}) % 1000000000000000000 AS DECIMAL(38,0)) AS value, 21000 + hash(i) % 500000 AS gas_used

@@ -130,6 +130,7 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
   const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map(lakeTable);
+  if (!options.full && (await nothingToExport(warehouse, tables, lake))) return { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0, attempts: 0 };
   const conn = await warehouse.connect();
   // DuckLake writes a Parquet file per partition a statement touches, each with its buffers, and its
   // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
@@ -171,6 +172,18 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
   }
 }
 
+/**
+ * A night with nothing marked, into tables built as they are now: the lake is not attached at all (an
+ * idle night's export was 0.6 CPU s of attaching, upkeep and bookkeeping). The upkeep waits for the
+ * next night that writes: only writes add files and snapshots.
+ */
+async function nothingToExport(warehouse: Warehouse, tables: LakeTable[], lake: LakeSettings): Promise<boolean> {
+  const names = new Set(tables.map((t) => t.def.name));
+  if ((await warehouse.query(sqlFile('ops/listLakeMarks.sql'))).some((r) => names.has(String(r.table_name)))) return false;
+  const layouts = new Map((await warehouse.query(sqlFile('ops/listLakeTables.sql'))).map((r) => [String(r.table_name), String(r.layout)]));
+  return tables.every((t) => layouts.get(t.def.name) === signature(t, lake));
+}
+
 /** One attempt: the night in one transaction of the warehouse (reads) and the lake (writes). */
 async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings, options: ExportOptions, clearOthers: boolean): Promise<{ result: ExportResult; cleared: Mark[] }> {
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0 };
@@ -196,7 +209,8 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
       changed = { deleted: 0, inserted: Number((await conn.run(`INSERT INTO ${lakeName(t)} SELECT ${t.select} FROM ${ident(t.def.name)}`)).rowsChanged) };
     } else {
       const filter = whole ? { where: 'true', params: [] } : partitionsFilter(t.def, values as (string | null)[][]);
-      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined));
+      const files = whole ? undefined : lakePartitionsClause(t, values as (string | null)[][]);
+      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined, files));
       if (!whole && changed.deleted + changed.inserted === 0) result.unchanged += own.length;
     }
     if (whole) result.fullTables!++;
@@ -253,16 +267,37 @@ async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, e
 }
 
 /**
+ * The lake partitions (partition columns and month) of a table's marked partitions, as a filter on
+ * the lake's own columns, one IN list per column (a superset of the marked partitions when several
+ * columns vary): DuckLake then reads only their files. The marks' date range alone spans the history
+ * once an old partition is marked (a spend of an old UTXO), and the exact key is computed per row,
+ * which prunes no file. Measured on DuckLake 1.5.5: IN lists per column and one equality prune, a
+ * tuple IN or an OR of several conjunctions over a column read every file. A column with a NULL
+ * value is left out (not pruned on).
+ */
+function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): string | undefined {
+  const dated = t.def.export.dateFrom !== undefined;
+  const lists = t.partitionBy.map(() => new Set<string | null>());
+  for (const values of partitions) {
+    const lakeValues = dated ? [...values.slice(0, -1), values.at(-1)?.slice(0, 7) ?? null] : values;
+    lakeValues.forEach((v, i) => lists[i]?.add(v));
+  }
+  const clauses = t.partitionBy.flatMap((column, i) => (lists[i].size === 0 || lists[i].has(null) ? [] : [`${ident(column)} IN (${[...lists[i]].map((v) => sqlText(v!)).join(', ')})`]));
+  return clauses.length ? clauses.join(' AND ') : undefined;
+}
+
+/**
  * The rows `filter` selects, made equal in the lake to the warehouse's: lake rows that are not
  * warehouse rows are deleted by key, then warehouse rows the lake lacks are inserted. For a shard,
  * the lake side is limited to the rows this warehouse answers for.
  */
-async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean): Promise<{ deleted: number; inserted: number }> {
+async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
   const groups = t.def.export.partitionBy.map(ident).join(', ');
   const scope = [
     ...(shard && t.def.export.owned ? [t.def.export.owned] : []),
     ...(shard && filter.where === 'true' && groups ? [`(${groups}) IN (SELECT DISTINCT ${groups} FROM ${ident(t.def.name)})`] : []),
+    ...(files ? [files] : []),
   ];
   const where = [filter.where, ...scope].join(' AND ');
   const W = `SELECT ${t.select} FROM ${ident(t.def.name)} WHERE ${filter.where}`;

@@ -121,11 +121,27 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
   const dateFrom = def.export.dateFrom;
   const days = partitions.map((values) => values[def.export.partitionBy.length]);
   if (dateFrom && days.every((d) => d !== null && d !== undefined)) {
-    const ranges = days.map((d) => dayRange(d!));
-    params.push(BigInt(Math.min(...ranges.map(([lo]) => lo))), BigInt(Math.max(...ranges.map(([, hi]) => hi))));
+    const ranges = dayRanges(days as string[]);
+    params.push(BigInt(ranges[0][0]), BigInt(ranges.at(-1)![1]));
+    // The days' own ranges before the key: the key costs about 750 ns a row (strftime, to_json), a
+    // range test about 10, and one old day marked (a spend of an old UTXO) makes the bounds span the
+    // history.
+    const date = dateSql(def, alias);
+    if (ranges.length > 1) clauses.unshift(`(${ranges.map(([lo, hi]) => `(${date} >= ${lo} AND ${date} < ${hi})`).join(' OR ')})`);
     clauses.unshift(dateRangeSql(def, '$2', '$3', alias));
   }
   return { where: clauses.join(' AND '), params };
+}
+
+/** The days as ranges of epoch seconds, sorted, consecutive days joined. */
+function dayRanges(days: readonly string[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const [lo, hi] of [...new Set(days)].map(dayRange).sort((a, b) => a[0] - b[0])) {
+    const last = ranges.at(-1);
+    if (last && last[1] === lo) last[1] = hi;
+    else ranges.push([lo, hi]);
+  }
+  return ranges;
 }
 
 /**

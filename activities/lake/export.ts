@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { profileCommit, profiled } from '../warehouse/commitProfile.ts';
-import { ident } from '../warehouse/identifier.ts';
+import { ident, sqlString } from '../warehouse/identifier.ts';
 import { partitionColumns, partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
 import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
@@ -11,26 +11,18 @@ import { attachLake, firstLine, LakeError, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
 
 /**
- * The export: what the warehouse changed since the last export, applied to the lake in ONE DuckLake
- * transaction, so a reader sees the whole night on every table or none of it, and each night is a
- * snapshot to travel back to (docs/nights.md, The lake).
- *
- * - What changed: every commit marks the partitions (table, partition columns, day) it changed,
- *   follow-up updates of old rows included, in its own transaction (lakeKeys.ts).
- * - Applying it, per table: in its marked partitions, the lake rows that are not warehouse rows are
- *   deleted by key and the warehouse rows the lake lacks are inserted. Running it again changes
- *   nothing, so a crash anywhere is repaired by the next export; the marks read are cleared after the
- *   commit unless a commit marked the partition again meanwhile.
- * - Whole tables: a table the lake lacks is filled from the warehouse; one whose recorded layout
- *   differs (an upgrade, a column added, another catalog) or `full` is compared whole.
- * - Shards write their own partitions of the same tables (each chain or network is one shard's;
- *   ExportLayout.owned for tables without them); a commit that meets another's is retried whole.
- * - Columns: the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer) plus `month`
- *   (YYYY-MM of the row's day) on dated tables, partitioned by partition columns and month.
+ * The export: the partitions the warehouse's commits marked since the last export (lakeKeys.ts),
+ * applied to the lake in ONE DuckLake transaction: per table, the lake rows that are not warehouse
+ * rows deleted by key, the warehouse rows the lake lacks inserted. A reader sees the whole night or
+ * none of it, each night is a snapshot, and running it again changes nothing, so the next export
+ * repairs any crash. A table the lake lacks, or whose recorded layout differs, is compared whole.
+ * Shards write their own partitions of the same tables; a commit that meets another's is retried.
+ * Columns: the warehouse's (HUGEINT as DECIMAL(38,0)) plus `month` on dated tables, partitioned by
+ * partition columns and month (docs/nights.md, The lake).
  */
 
 export interface ExportResult {
-  /** Data files the night's snapshot added (rows above DuckLake's inlining limit; fewer go into the catalog). */
+  /** Data files the night's snapshot added. */
   files: number;
   /** Tables the snapshot changed. */
   tables: number;
@@ -104,11 +96,7 @@ function signature(t: LakeTable, lake: LakeSettings): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-interface Mark {
-  table: string;
-  key: string;
-  seq: bigint;
-}
+type Mark = { table: string; key: string; seq: bigint };
 
 /** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake. */
 const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
@@ -132,17 +120,13 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
   const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map(lakeTable);
   if (!options.full && (await nothingToExport(warehouse, tables, lake))) return { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0, attempts: 0 };
   const conn = await warehouse.connect();
-  // DuckLake writes a Parquet file per partition a statement touches, each with its buffers, and its
-  // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
+  // A Parquet file per partition a statement touches, each with its buffers: 64 MB ran out on the tiny world.
   const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
   try {
     const alias = await profiled('export:attach', () => attachLake(conn, lake, { alias: 'glacier_lake' }));
     try {
       await options.hook?.('attached');
-      // The upkeep before the night, so it compacts only files of earlier nights: a read transaction
-      // that began before a merge and reads a table after it finds no row of that table when the merge
-      // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
-      // upkeep does not hold the night back; the next export runs it again.
+      // Before the night, so it merges only earlier nights' files; a failure waits for the next export (docs/nights.md, Lake upkeep).
       const upkeep = options.maintenance === false ? undefined : await profiled('export:upkeep', () => maintainLake(conn, alias, lake, options.maintenance || undefined)).catch((error: unknown) => lakeError(error, lake));
       await options.hook?.('maintained');
       for (let attempt = 1; ; attempt++) {
@@ -150,7 +134,7 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
           const size = await profiled('export:size', () => lakeFiles(conn, alias));
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
-          await profiled('export:bookkeeping', () => inTransaction(warehouse, async (w) => {
+          await profiled('export:bookkeeping', () => warehouse.writeTransaction(async (w) => {
             if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
             await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
             for (const [key, value] of [['lake_files', size.files], ['lake_bytes', size.bytes]] as const) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
@@ -172,11 +156,7 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
   }
 }
 
-/**
- * A night with nothing marked, into tables built as they are now: the lake is not attached at all (an
- * idle night's export was 0.6 CPU s of attaching, upkeep and bookkeeping). The upkeep waits for the
- * next night that writes: only writes add files and snapshots.
- */
+/** Nothing marked, tables as built: no attach and no upkeep (an idle night's export was 0.6 CPU s of them). */
 async function nothingToExport(warehouse: Warehouse, tables: LakeTable[], lake: LakeSettings): Promise<boolean> {
   const names = new Set(tables.map((t) => t.def.name));
   if ((await warehouse.query(sqlFile('ops/listLakeMarks.sql'))).some((r) => names.has(String(r.table_name)))) return false;
@@ -219,7 +199,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
     result.inserted! += changed.inserted;
     await options.hook?.(`table:${t.def.name}`);
   }
-  await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
+  await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlString(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
   await options.hook?.('before-commit');
   await profiled('export:commit', () => conn.run('COMMIT'));
   await options.hook?.('committed');
@@ -231,21 +211,6 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   }
   return { result, cleared };
 }
-
-async function inTransaction(warehouse: Warehouse, fn: (w: DuckDBConnection) => Promise<void>): Promise<void> {
-  await warehouse.withWriter(async (w) => {
-    await w.run('BEGIN TRANSACTION');
-    try {
-      await fn(w);
-      await w.run('COMMIT');
-    } catch (error) {
-      await w.run('ROLLBACK');
-      throw error;
-    }
-  });
-}
-
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Makes the lake's table match the warehouse's columns: created (and partitioned) when missing,
@@ -262,18 +227,13 @@ async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, e
   if (retyped) await conn.run(`DROP TABLE ${name}`);
   await conn.run(`CREATE TABLE ${name} (${t.columns.map((c) => `${ident(c.name)} ${c.type}`).join(', ')})`);
   if (t.partitionBy.length) await conn.run(`ALTER TABLE ${name} SET PARTITIONED BY (${t.partitionBy.map(ident).join(', ')})`);
-  await conn.run(`COMMENT ON TABLE ${name} IS ${sqlText(t.def.comment)}`);
+  await conn.run(`COMMENT ON TABLE ${name} IS ${sqlString(t.def.comment)}`);
   return true;
 }
 
 /**
- * The lake partitions (partition columns and month) of a table's marked partitions, as a filter on
- * the lake's own columns, one IN list per column (a superset of the marked partitions when several
- * columns vary): DuckLake then reads only their files. The marks' date range alone spans the history
- * once an old partition is marked (a spend of an old UTXO), and the exact key is computed per row,
- * which prunes no file. Measured on DuckLake 1.5.5: IN lists per column and one equality prune, a
- * tuple IN or an OR of several conjunctions over a column read every file. A column with a NULL
- * value is left out (not pruned on).
+ * The marked partitions as one IN list per lake partition column (a superset when several vary), which
+ * DuckLake 1.5.5 prunes files on (not a tuple IN or an OR of conjunctions). NULL: not pruned on.
  */
 function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): string | undefined {
   const dated = t.def.export.dateFrom !== undefined;
@@ -282,15 +242,11 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
     const lakeValues = dated ? [...values.slice(0, -1), values.at(-1)?.slice(0, 7) ?? null] : values;
     lakeValues.forEach((v, i) => lists[i]?.add(v));
   }
-  const clauses = t.partitionBy.flatMap((column, i) => (lists[i].size === 0 || lists[i].has(null) ? [] : [`${ident(column)} IN (${[...lists[i]].map((v) => sqlText(v!)).join(', ')})`]));
+  const clauses = t.partitionBy.flatMap((column, i) => (lists[i].size === 0 || lists[i].has(null) ? [] : [`${ident(column)} IN (${[...lists[i]].map((v) => sqlString(v!)).join(', ')})`]));
   return clauses.length ? clauses.join(' AND ') : undefined;
 }
 
-/**
- * The rows `filter` selects, made equal in the lake to the warehouse's: lake rows that are not
- * warehouse rows are deleted by key, then warehouse rows the lake lacks are inserted. For a shard,
- * the lake side is limited to the rows this warehouse answers for.
- */
+/** The rows `filter` selects made equal in the lake to the warehouse's (a shard's lake side: the rows it answers for). */
 async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
   const groups = t.def.export.partitionBy.map(ident).join(', ');

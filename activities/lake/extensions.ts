@@ -47,7 +47,7 @@ async function fromPyPI(name: LakeExtension, version: string, platform: string, 
   renameSync(tmp, target);
 }
 
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
 /**
  * Loads the extensions into the connection's DuckDB instance: from the cache, else installed from

@@ -1,7 +1,8 @@
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { loadExtensions, type LakeExtension } from './extensions.ts';
+import { sqlString } from '../warehouse/identifier.ts';
+import { firstLine, loadExtensions, type LakeExtension } from './extensions.ts';
 
 /**
  * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
@@ -30,8 +31,6 @@ export interface AttachOptions {
   snapshot?: number;
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** The catalog's kind and where it is (`sqlite:`, `postgres:`, `duckdb:`; a bare path is a DuckDB file). */
 export function catalogOf(catalog: string): { kind: 'sqlite' | 'postgres' | 'duckdb'; target: string } {
   const m = /^(sqlite|postgres|duckdb):(.*)$/s.exec(catalog);
@@ -52,7 +51,7 @@ export class LakeError extends Error {
   override name = 'LakeError';
 }
 
-export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+export { firstLine };
 
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
@@ -60,8 +59,8 @@ export function attachSql(lake: LakeSettings, options: AttachOptions = {}): stri
   // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
   // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
   // result" on 39 of 58 reads); merging and rewriting files did not (docs/nights.md, Lake upkeep).
-  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
-  return `ATTACH ${quote(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
+  const opts = [`DATA_PATH ${sqlString(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
+  return `ATTACH ${sqlString(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
 }
 
 /**
@@ -113,10 +112,10 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
     const settings = [
       'TYPE s3',
       'PROVIDER credential_chain',
-      `SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`,
-      ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
-      ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
-      ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
+      `SCOPE ${sqlString(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`,
+      ...(s3.endpoint ? [`ENDPOINT ${sqlString(s3.endpoint)}`] : []),
+      ...(s3.region ? [`REGION ${sqlString(s3.region)}`] : []),
+      ...(s3.urlStyle ? [`URL_STYLE ${sqlString(s3.urlStyle)}`] : []),
       ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
     ];
     try {
@@ -127,7 +126,7 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
   } else if (!options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
   if (isS3(lake.dataPath) && !options.readOnly) {
     try {
-      await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
+      await connection.run(`SELECT count(*) FROM glob(${sqlString(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
     } catch (error) {
       throw new LakeError(`lake data path ${lake.dataPath}: ${firstLine(error)}`, { cause: error });
     }

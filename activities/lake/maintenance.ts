@@ -34,11 +34,8 @@ export const SMALL_FILE_BYTES = 1 << 20;
 /** The share of a file's rows deleted that has the upkeep rewrite it without them. */
 export const REWRITE_DELETED = 0.2;
 /**
- * Small files in one partition (a table's chain or network and month) that make the upkeep merge them.
- * A night adds a file to each partition it changes (about 36 in bench:nights' world), so a partition
- * holds at most this many between merges: at 8 the lake held 829 files after 100 nights (bound 752)
- * and a merge night rewrote about 300 files (3.5 CPU s); at 4 a merge comes every third night and
- * rewrites about 100.
+ * Small files in one partition (a table's chain or network and month) that make the upkeep merge
+ * them; a night adds one to each partition it changes. At 8 the lake held 829 files after 100 nights.
  */
 export const MERGE_AT = 4;
 

@@ -315,7 +315,7 @@ describe('a world that drifted before the first run', () => {
     const backfill = await run(h, 'backfill', 'r1');
     expect([...backfill.failed]).toEqual([]);
     partitions = backfill.partitions;
-  }, 480_000); // a hang guard: about 10 s quiet; CI once passed 240 s while a benchmark of the session before was still running
+  }, 480_000);
 
   afterAll(async () => {
     await h?.close();

@@ -162,10 +162,6 @@ async function compareFinal(svc: NightService, snapshotAt: number): Promise<{ eq
   }
 }
 
-/**
- * The Parquet lake of 0.2 (lake layout 4) after the same 100 nights of this bench (bench/README.md,
- * 0eefc8d): its files, and its bytes per stored row, the bounds of the DuckLake's.
- */
 /** The Parquet lake of 0.2.0 on this world: files after 100 nights (issue 41) and MiB at night 11 (bench/README.md, "The DuckLake lake, first nights"). */
 const PARQUET_LAKE = { files: 752, night: 11, mib: 7.2 };
 

@@ -7,7 +7,8 @@ import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
-import { attachLake, firstLine, LakeError, type LakeSettings } from './lake.ts';
+import { firstLine } from './extensions.ts';
+import { attachLake, LakeError, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
 
 /**
@@ -242,7 +243,7 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
   const lists = t.partitionBy.map(() => new Set<string | null>());
   for (const values of partitions) {
     const lakeValues = dated ? [...values.slice(0, -1), values.at(-1)?.slice(0, 7) ?? null] : values;
-    lakeValues.forEach((v, i) => lists[i]?.add(v));
+    lakeValues.forEach((v, i) => lists[i].add(v));
   }
   const clauses = t.partitionBy.flatMap((column, i) => (lists[i].size === 0 || lists[i].has(null) ? [] : [`${ident(column)} IN (${[...lists[i]].map((v) => sqlString(v!)).join(', ')})`]));
   return clauses.length ? clauses.join(' AND ') : undefined;

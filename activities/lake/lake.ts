@@ -51,8 +51,6 @@ export class LakeError extends Error {
   override name = 'LakeError';
 }
 
-export { firstLine };
-
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
   const { kind, target } = catalogOf(lake.catalog);

@@ -68,8 +68,7 @@ export async function maintainLake(conn: DuckDBConnection, alias: string, lake: 
   const grace = ago(options.graceHours ?? CLEANUP_GRACE_HOURS);
   const merge = (await smallFilesPerPartition(conn, alias)) >= MERGE_AT;
   if (merge) {
-    // Files with deleted rows first (a merge leaves them be): at DuckLake's default (95% deleted) the
-    // files of updated rows (balances, spends) piled up, 718 after 28 nights (bench/README).
+    // Files with deleted rows first: the merge leaves them be (REWRITE_DELETED).
     await conn.run(`CALL ducklake_rewrite_data_files('${alias}', delete_threshold => ${REWRITE_DELETED})`);
     await conn.run(`CALL ducklake_merge_adjacent_files('${alias}', max_file_size => ${SMALL_FILE_BYTES})`);
   }

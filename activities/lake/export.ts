@@ -176,7 +176,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   for (const r of await read(`SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = '${alias}' AND schema_name = 'main'`)) {
     existing.set(String(r.table_name), (existing.get(String(r.table_name)) ?? new Map()).set(String(r.column_name), String(r.data_type)));
   }
-  // zstd, as the Parquet lake wrote: DuckLake's default (snappy) made the same tables' files 1.8x larger.
+  // zstd, as the Parquet lake wrote: DuckLake's default (snappy) takes about 2x the bytes (bench/lakeShapes.ts).
   if (!(await read(`SELECT 1 FROM ${alias}.options() WHERE option_name = 'parquet_compression' AND value = 'zstd'`)).length) await conn.run(`CALL ${alias}.set_option('parquet_compression', 'zstd')`);
   const lakeName = (t: LakeTable) => `${alias}.main.${ident(t.def.name)}`;
   const cleared: Mark[] = clearOthers ? marks.filter((m) => !tables.some((t) => t.def.name === m.table)) : [];

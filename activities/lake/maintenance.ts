@@ -34,7 +34,7 @@ export const SMALL_FILE_BYTES = 1 << 20;
 /**
  * The share of a file's rows deleted above which the upkeep rewrites it without them: any. The merge
  * leaves files with deleted rows be, and a spend or a balance deletes a few rows of many files: at 0.2,
- * half the files of night 26 had deleted rows (116 data files, 116 delete files) and merged no more.
+ * about half the live files had deleted rows and merged no more (bench/README.md).
  */
 export const REWRITE_DELETED = 0;
 /**

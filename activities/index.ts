@@ -117,7 +117,9 @@ export function createActivities(deps: ActivityDeps) {
      */
     async exportParquet(input: ExportInput): Promise<ExportSummary> {
       try {
-        return await need(deps.exporter, 'the lake exporter').exportParquet(input);
+        const result = await need(deps.exporter, 'the lake exporter').exportParquet(input);
+        if (result.upkeepError) deps.logger.warn({ error: result.upkeepError }, 'lake upkeep failed: the night was exported, the next export runs the upkeep again');
+        return result;
       } catch (error) {
         if (error instanceof LakeError && Context.current().info.attempt >= LAKE_ATTEMPTS) throw ApplicationFailure.create({ type: 'LakeUnavailable', message: error.message, nonRetryable: true });
         throw error;

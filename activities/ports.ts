@@ -26,6 +26,8 @@ export interface ExportSummary {
   /** Rows inserted, and the lake snapshot of the night (absent before 0.3, and when nothing changed). */
   inserted?: number;
   snapshot?: number;
+  /** The lake's upkeep before the night failed (logged; the next export runs it again). */
+  upkeepError?: string;
 }
 
 /** `full`: compare every table whole instead of reading the marks (export --full). */

@@ -2,7 +2,7 @@
  * Where the exports of a worker went, step by step: reads the commit profiles a run wrote with
  * GLACIER_COMMIT_PROF=<dir>/prof-%p.json (one per worker process; activities/warehouse/commitProfile.ts)
  * and prints, for each of the last `--last` exports of each worker, the calls and CPU ms of every
- * export step (read, stage, fingerprint, list, link, copy, claim, publish, bookkeeping, total).
+ * export step (activities/lake/export.ts: attach, upkeep, ensure, diff, commit, size, bookkeeping, total).
  *
  *   GLACIER_COMMIT_PROF=/tmp/prof-%p.json npm run -s bench:nights -- --skip-nights --skip-idle --scaling 1,100 --checks none
  *   npx tsx bench/exportSteps.ts /tmp/prof-*.json.jsonl [--last 3]

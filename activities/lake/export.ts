@@ -1,49 +1,34 @@
 import { createHash } from 'node:crypto';
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { ident } from '../warehouse/identifier.ts';
+import { profileCommit, profiled } from '../warehouse/commitProfile.ts';
+import { ident, sqlString } from '../warehouse/identifier.ts';
 import { partitionColumns, partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
 import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
-import { attachLake, firstLine, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
+import { firstLine } from './extensions.ts';
+import { attachLake, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
 
 /**
- * The export: what the warehouse changed since the last export, applied to the lake in ONE DuckLake
- * transaction, so a reader sees the whole night on every table or none of it, and each night is a
- * snapshot to travel back to.
- *
- * - What changed: every commit marks the partitions (table, partition columns, day) whose rows it
- *   inserted, updated or deleted, in its own transaction (_glacier_changed_partitions, lakeKeys.ts),
- *   follow-up updates of old rows (spends, rewards, closed versions) included. The export reads the
- *   marks and the rows in one read transaction of the warehouse.
- * - Applying it: per table, the rows of its marked partitions in the warehouse (W) and in the lake (L):
- *   the lake rows not in W (changed or gone) are deleted by key, then the W rows not in the lake are
- *   inserted. Rows left as they are cost nothing, and running it again changes nothing, so a crash
- *   anywhere (before the commit: nothing happened; after it: the marks are still there) is repaired
- *   by the next export. The marks the transaction read are cleared afterwards, unless a commit marked
- *   the partition again meanwhile.
- * - Whole tables: a table the lake lacks is created and filled from the warehouse; a table whose lake
- *   layout is not the recorded one (the first export after an upgrade, a column added, a schema file
- *   applied, another catalog) or `full` is compared whole, so the lake comes to equal the warehouse.
- * - Shards: each writes its own rows into the same tables; every table's partition columns hold its
- *   chain or network, which one shard owns (common/shards.ts placementGroup), and a table without
- *   them says which of the lake's rows a warehouse answers for (ExportLayout.owned). A commit that
- *   conflicts with another shard's is retried whole.
- * - The lake's columns are the warehouse's (HUGEINT as DECIMAL(38,0): Parquet has no 128-bit integer and
- *   DuckLake would write DOUBLE; in Iceberg, which has no unsigned integers and no JSON, UBIGINT as
- *   DECIMAL(20,0) and JSON as VARCHAR) plus `month` (YYYY-MM of the row's day) on dated tables; tables
- *   are partitioned by their partition columns and month.
- * - Iceberg (a REST catalog): the same statements. Tables are created and altered before the night's
- *   transaction, each in its own commit (DuckDB 1.5.5 cannot create an Iceberg table and write it in
- *   one transaction on a file:// warehouse); the catalog's 409 on a conflicting commit replays the
- *   night like DuckLake's conflicts. No commit message, snapshot number or file count: those are
- *   DuckLake's catalog, and so is the upkeep (Iceberg's is the catalog's, docs/nights.md).
+ * The export: the partitions the warehouse's commits marked since the last export (lakeKeys.ts),
+ * applied to the lake in ONE DuckLake transaction: per table, the lake rows that are not warehouse
+ * rows deleted by key, the warehouse rows the lake lacks inserted. A reader sees the whole night or
+ * none of it, each night is a snapshot, and running it again changes nothing, so the next export
+ * repairs any crash. A table the lake lacks, or whose recorded layout differs, is compared whole.
+ * Shards write their own partitions of the same tables; a commit that meets another's is retried.
+ * Columns: the warehouse's (HUGEINT as DECIMAL(38,0); Iceberg, which has no unsigned integers and no
+ * JSON, takes UBIGINT as DECIMAL(20,0) and JSON as VARCHAR) plus `month` on dated tables, partitioned
+ * by partition columns and month (docs/nights.md, The lake).
+ * Iceberg (a REST catalog) runs the same statements; its tables are created and altered before the
+ * night's transaction, each its own commit (DuckDB 1.5.5 cannot create an Iceberg table and write it
+ * in one transaction on a file:// warehouse), and the catalog's 409 replays the night. Commit message,
+ * snapshot number, file count and upkeep are DuckLake's; Iceberg's upkeep is the catalog's (docs/nights.md).
  */
 
 export interface ExportResult {
-  /** Data files the night's snapshot added (rows above DuckLake's inlining limit; fewer go into the catalog). */
+  /** Data files the night's snapshot added. */
   files: number;
   /** Tables the snapshot changed. */
   tables: number;
@@ -124,11 +109,7 @@ function signature(t: LakeTable, lake: LakeSettings): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-interface Mark {
-  table: string;
-  key: string;
-  seq: bigint;
-}
+type Mark = { table: string; key: string; seq: bigint };
 
 /** Another writer's commit met this one (another shard's export): "database is locked" from SQLite, a conflict from DuckLake, an Iceberg catalog's 409 ("Conflict_409 ... CommitFailedException"). */
 const retryable = (error: unknown) => /conflict|database is locked|busy/i.test(error instanceof Error ? error.message : String(error));
@@ -143,36 +124,35 @@ function lakeError(error: unknown, lake: LakeSettings): Error {
   return error instanceof Error ? error : new Error(line);
 }
 
-/** Exports the night to the lake; the caller passes the catalog (allTables()), as the warehouse layer does not import the streams. */
-export async function exportLake(warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions = {}): Promise<ExportResult> {
+/** Exports the night to the lake (its steps profiled with GLACIER_COMMIT_PROF: bench/exportSteps.ts); the caller passes the catalog (allTables()), as the warehouse layer does not import the streams. */
+export const exportLake = (warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions = {}) => profiled('export:total', () => exportNight(warehouse, catalog, lake, options)).finally(() => profileCommit(0));
+
+async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], lake: LakeSettings, options: ExportOptions): Promise<ExportResult> {
   const all = lakeTables(catalog);
   const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map((d) => lakeTable(d, lake.format));
+  if (!options.full && (await nothingToExport(warehouse, tables, lake))) return { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0, attempts: 0 };
   const conn = await warehouse.connect();
-  // DuckLake writes a Parquet file per partition a statement touches, each with its buffers, and its
-  // upkeep merges files: under the sync-time limit (64 MB) a night of the tiny world ran out of memory.
+  // A Parquet file per partition a statement touches, each with its buffers: 64 MB ran out on the tiny world.
   const release = await warehouse.raiseMemory(options.memoryLimit ?? EXPORT_MEMORY_LIMIT);
   try {
-    const alias = await attachLake(conn, lake, { alias: 'glacier_lake' });
+    const alias = await profiled('export:attach', () => attachLake(conn, lake, { alias: 'glacier_lake' }));
     try {
       await options.hook?.('attached');
-      // The upkeep before the night, so it compacts only files of earlier nights: a read transaction
-      // that began before a merge and reads a table after it finds no row of that table when the merge
-      // took in a file newer than its snapshot (DuckLake 1.5.5; docs/nights.md, Lake upkeep). A failed
-      // upkeep does not hold the night back; the next export runs it again.
-      const upkeep = options.maintenance === false || lake.format !== 'ducklake' ? undefined : await maintainLake(conn, alias, lake, options.maintenance).catch((error: unknown) => lakeError(error, lake));
+      // Before the night, so it merges only earlier nights' files; a failure waits for the next export (docs/nights.md, Lake upkeep).
+      const upkeep = options.maintenance === false || lake.format !== 'ducklake' ? undefined : await profiled('export:upkeep', () => maintainLake(conn, alias, lake, options.maintenance || undefined)).catch((error: unknown) => lakeError(error, lake));
       await options.hook?.('maintained');
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
-          const size = lake.format === 'ducklake' ? await lakeFiles(conn, alias) : undefined;
+          const size = lake.format === 'ducklake' ? await profiled('export:size', () => lakeFiles(conn, alias)) : undefined;
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
-          await inTransaction(warehouse, async (w) => {
+          await profiled('export:bookkeeping', () => warehouse.writeTransaction(async (w) => {
             if (cleared.length) await w.run(sqlFile('ops/clearLakeMarks.sql'), [listValue(cleared.map((m) => m.table)), listValue(cleared.map((m) => m.key)), listValue(cleared.map((m) => m.seq))]);
             await w.run(sqlFile('ops/upsertLakeTables.sql'), [listValue(tables.map((t) => t.def.name)), listValue(tables.map((t) => signature(t, lake)))]);
             for (const [key, value] of size ? ([['lake_files', size.files], ['lake_bytes', size.bytes]] as const) : []) await w.run(sqlFile('ops/setGlacierMeta.sql'), [key, String(value)]);
-          });
+          }));
           await options.hook?.('cleared');
           return { ...result, attempts: attempt, ...(upkeep instanceof Error ? { upkeepError: upkeep.message } : { merged: upkeep === true }) };
         } catch (error) {
@@ -193,6 +173,14 @@ export async function exportLake(warehouse: Warehouse, catalog: readonly TableDe
   }
 }
 
+/** Nothing marked, tables as built: no attach and no upkeep (an idle night's export was 0.6 CPU s of them). */
+async function nothingToExport(warehouse: Warehouse, tables: LakeTable[], lake: LakeSettings): Promise<boolean> {
+  const names = new Set(tables.map((t) => t.def.name));
+  if ((await warehouse.query(sqlFile('ops/listLakeMarks.sql'))).some((r) => names.has(String(r.table_name)))) return false;
+  const layouts = new Map((await warehouse.query(sqlFile('ops/listLakeTables.sql'))).map((r) => [String(r.table_name), String(r.layout)]));
+  return tables.every((t) => layouts.get(t.def.name) === signature(t, lake));
+}
+
 /** One attempt: the night in one transaction of the warehouse (reads) and the lake (writes). */
 async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings, options: ExportOptions, clearOthers: boolean): Promise<{ result: ExportResult; cleared: Mark[] }> {
   const result: ExportResult = { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0 };
@@ -203,7 +191,9 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   const read = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
   const marks: Mark[] = (await read(sqlFile('ops/listLakeMarks.sql'))).map((r) => ({ table: String(r.table_name), key: String(r.partition_key), seq: BigInt(r.seq as bigint) }));
   const layouts = new Map((await read(sqlFile('ops/listLakeTables.sql'))).map((r) => [String(r.table_name), String(r.layout)]));
-  const made = early ?? (await ensureTables(conn, alias, tables, lake));
+  // zstd, as the Parquet lake wrote: DuckLake's default (snappy) takes about 2x the bytes (bench/lakeShapes.ts).
+  if (lake.format === 'ducklake' && !(await read(`SELECT 1 FROM ${alias}.options() WHERE option_name = 'parquet_compression' AND value = 'zstd'`)).length) await conn.run(`CALL ${alias}.set_option('parquet_compression', 'zstd')`);
+  const made = early ?? (await profiled('export:ensure', () => ensureTables(conn, alias, tables, lake)));
   const cleared: Mark[] = clearOthers ? marks.filter((m) => !tables.some((t) => t.def.name === m.table)) : [];
   for (const t of tables) {
     const own = marks.filter((m) => m.table === t.def.name);
@@ -217,7 +207,8 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
       changed = { deleted: 0, inserted: Number((await conn.run(`INSERT INTO ${lakeName(t)} SELECT ${t.select} FROM ${ident(t.def.name)}`)).rowsChanged) };
     } else {
       const filter = whole ? { where: 'true', params: [] } : partitionsFilter(t.def, values as (string | null)[][]);
-      changed = await applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined);
+      const files = whole ? undefined : lakePartitionsClause(t, values as (string | null)[][]);
+      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined, files));
       if (!whole && changed.deleted + changed.inserted === 0) result.unchanged += own.length;
     }
     if (whole) result.fullTables!++;
@@ -226,9 +217,9 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
     result.inserted! += changed.inserted;
     await options.hook?.(`table:${t.def.name}`);
   }
-  if (lake.format === 'ducklake') await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlText(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
+  if (lake.format === 'ducklake') await conn.run(`CALL ${alias}.set_commit_message('glacier-etl', 'export', extra_info => ${sqlString(JSON.stringify({ shard: options.shard ?? null, tables: result.tables, inserted: result.inserted, deleted: result.deleted }))})`);
   await options.hook?.('before-commit');
-  await conn.run('COMMIT');
+  await profiled('export:commit', () => conn.run('COMMIT'));
   await options.hook?.('committed');
   if (result.tables > 0 && lake.format === 'ducklake') {
     const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
@@ -239,35 +230,26 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   return { result, cleared };
 }
 
-async function inTransaction(warehouse: Warehouse, fn: (w: DuckDBConnection) => Promise<void>): Promise<void> {
-  await warehouse.withWriter(async (w) => {
-    await w.run('BEGIN TRANSACTION');
-    try {
-      await fn(w);
-      await w.run('COMMIT');
-    } catch (error) {
-      await w.run('ROLLBACK');
-      throw error;
-    }
-  });
-}
-
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** Makes every lake table match its warehouse table (ensureTable); returns the names of those created. */
 async function ensureTables(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings): Promise<Set<string>> {
   const schema = lakeNamespace(lake);
-  const present = new Set((await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS().map((r) => String(r.table_name)));
+  const existing = new Map<string, Map<string, string>>();
+  const columns = (name: string) => existing.get(name) ?? existing.set(name, new Map()).get(name)!;
+  if (lake.format === 'ducklake') {
+    for (const r of (await conn.runAndReadAll(`SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS()) columns(String(r.table_name)).set(String(r.column_name), String(r.data_type));
+  } else {
+    // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
+    for (const r of (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS()) {
+      for (const c of (await conn.runAndReadAll(`DESCRIBE ${alias}.${schema}.${ident(String(r.table_name))}`)).getRowObjectsJS()) columns(String(r.table_name)).set(String(c.column_name), String(c.column_type));
+    }
+  }
   const created = new Set<string>();
   let raced = false;
   for (const t of tables) {
-    const name = `${alias}.${schema}.${ident(t.def.name)}`;
-    // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
-    const existing = present.has(t.def.name) ? new Map((await conn.runAndReadAll(`DESCRIBE ${name}`)).getRowObjectsJS().map((r) => [String(r.column_name), String(r.column_type)])) : undefined;
     // An Iceberg table another shard created since the listing (409 "already exists"): the others are
     // made, then the night is replayed on the catalog attached again. Going on through this
     // connection's failed create, a commit replaced the other shard's first snapshot without a 409.
-    const made = await ensureTable(conn, name, t, existing, lake.format === 'ducklake').catch((error: unknown) => {
+    const made = await ensureTable(conn, `${alias}.${schema}.${ident(t.def.name)}`, t, existing.get(t.def.name), lake.format === 'ducklake').catch((error: unknown) => {
       if (lake.format !== 'iceberg' || !/already exists/i.test(String(error))) throw error;
       raced = true;
       return false;
@@ -293,27 +275,47 @@ async function ensureTable(conn: DuckDBConnection, name: string, t: LakeTable, e
   if (retyped) await conn.run(`DROP TABLE ${name}`);
   await conn.run(`CREATE TABLE ${name} (${t.columns.map((c) => `${ident(c.name)} ${c.type}`).join(', ')})`);
   if (t.partitionBy.length) await conn.run(`ALTER TABLE ${name} SET PARTITIONED BY (${t.partitionBy.map(ident).join(', ')})`);
-  if (comment) await conn.run(`COMMENT ON TABLE ${name} IS ${sqlText(t.def.comment)}`);
+  if (comment) await conn.run(`COMMENT ON TABLE ${name} IS ${sqlString(t.def.comment)}`);
   return true;
 }
 
 /**
- * The rows `filter` selects, made equal in the lake to the warehouse's: lake rows that are not
- * warehouse rows are deleted by key, then warehouse rows the lake lacks are inserted. For a shard,
- * the lake side is limited to the rows this warehouse answers for.
+ * The marked partitions as one IN list per lake partition column (a superset when several vary), which
+ * DuckLake 1.5.5 prunes files on (not a tuple IN or an OR of conjunctions). NULL: not pruned on.
  */
-async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean): Promise<{ deleted: number; inserted: number }> {
+function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): string | undefined {
+  const dated = t.def.export.dateFrom !== undefined;
+  const lists = t.partitionBy.map(() => new Set<string | null>());
+  for (const values of partitions) {
+    const lakeValues = dated ? [...values.slice(0, -1), values.at(-1)?.slice(0, 7) ?? null] : values;
+    lakeValues.forEach((v, i) => lists[i].add(v));
+  }
+  const clauses = t.partitionBy.flatMap((column, i) => (lists[i].size === 0 || lists[i].has(null) ? [] : [`${ident(column)} IN (${[...lists[i]].map((v) => sqlString(v!)).join(', ')})`]));
+  return clauses.length ? clauses.join(' AND ') : undefined;
+}
+
+/** The rows `filter` selects made equal in the lake to the warehouse's (a shard's lake side: the rows it answers for). */
+async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
   const groups = t.def.export.partitionBy.map(ident).join(', ');
   const scope = [
     ...(shard && t.def.export.owned ? [t.def.export.owned] : []),
     ...(shard && filter.where === 'true' && groups ? [`(${groups}) IN (SELECT DISTINCT ${groups} FROM ${ident(t.def.name)})`] : []),
+    ...(files ? [files] : []),
   ];
   const where = [filter.where, ...scope].join(' AND ');
   const W = `SELECT ${t.select} FROM ${ident(t.def.name)} WHERE ${filter.where}`;
   const L = `SELECT ${cols} FROM ${name} WHERE ${where}`;
   const key = t.def.primaryKey.map(ident).join(', ');
-  const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
-  const inserted = Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged);
+  if (filter.where === 'true') {
+    const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
+    return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
+  }
+  // The marked partitions' lake rows read once; the lake is written only where they differ (a night mostly inserts).
+  await profiled(`export:read:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_rows AS ${L}`, filter.params));
+  await profiled(`export:gone:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_gone AS SELECT ${key} FROM (SELECT ${cols} FROM _glacier_lake_rows EXCEPT ${W})`, filter.params));
+  const gone = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM _glacier_lake_gone')).getRowObjectsJS()[0].n);
+  const deleted = gone ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM _glacier_lake_gone)`, filter.params))).rowsChanged) : 0;
+  const inserted = Number((await profiled(`export:insert:${t.def.name}`, () => conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT SELECT ${cols} FROM _glacier_lake_rows`, filter.params))).rowsChanged);
   return { deleted, inserted };
 }

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { unzipSync } from 'fflate';
 
 /**
  * DuckDB extensions the lake needs (ducklake, and the catalog's and storage's scanners), provided the
@@ -30,24 +30,6 @@ const WHEEL_PLATFORMS: Record<string, RegExp> = {
   windows_amd64: /win_amd64\.whl$/,
 };
 
-/** One file out of a zip archive (a wheel): its central directory names it, its local header precedes its data. */
-function unzipEntry(zip: Buffer, suffix: string): Buffer {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0) throw new Error('not a zip archive');
-  let at = zip.readUInt32LE(end + 16);
-  for (let i = 0, n = zip.readUInt16LE(end + 10); i < n; i++) {
-    const [method, size, nameLength, extra, comment, local] = [zip.readUInt16LE(at + 10), zip.readUInt32LE(at + 20), zip.readUInt16LE(at + 28), zip.readUInt16LE(at + 30), zip.readUInt16LE(at + 32), zip.readUInt32LE(at + 42)];
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    if (name.endsWith(suffix)) {
-      const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-      const raw = zip.subarray(data, data + size);
-      return method === 0 ? raw : inflateRawSync(raw);
-    }
-    at += 46 + nameLength + extra + comment;
-  }
-  throw new Error(`no ${suffix} in the archive`);
-}
-
 /** Fetches the extension's wheel for this DuckDB version and platform from PyPI into `target`. */
 async function fromPyPI(name: LakeExtension, version: string, platform: string, target: string): Promise<void> {
   const project = `duckdb-extension-${name.replaceAll('_', '-')}`;
@@ -56,14 +38,25 @@ async function fromPyPI(name: LakeExtension, version: string, platform: string, 
   if (!wheel) throw new Error(`PyPI has no ${project} ${version} wheel for ${platform}`);
   const response = await fetch(wheel.url);
   if (!response.ok) throw new Error(`${wheel.url}: HTTP ${response.status}`);
-  const binary = unzipEntry(Buffer.from(await response.arrayBuffer()), `/extensions/v${version}/${name}.duckdb_extension`);
+  const entry = `/extensions/v${version}/${name}.duckdb_extension`;
+  const [binary] = Object.values(unzipSync(new Uint8Array(await response.arrayBuffer()), { filter: (f) => f.name.endsWith(entry) }));
+  if (!binary) throw new Error(`${wheel.url}: no ${entry} in the wheel`);
   mkdirSync(dirname(target), { recursive: true });
   const tmp = `${target}.${process.pid}.tmp`;
   writeFileSync(tmp, binary);
   renameSync(tmp, target);
 }
 
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+/** An error's first line; an Iceberg catalog's JSON body (its Java stack on one line) cut to its type and message. */
+export const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/, body: (\{.*)$/, (body: string, json: string) => {
+    try {
+      const e = (JSON.parse(json) as { error?: { type?: string; message?: string } }).error;
+      return e?.message ? `: ${e.type ?? 'error'}: ${e.message}` : body;
+    } catch {
+      return body.slice(0, 300);
+    }
+  });
 
 /**
  * Loads the extensions into the connection's DuckDB instance: from the cache, else installed from

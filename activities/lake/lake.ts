@@ -1,7 +1,8 @@
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { loadExtensions, type LakeExtension } from './extensions.ts';
+import { sqlString } from '../warehouse/identifier.ts';
+import { firstLine, loadExtensions, type LakeExtension } from './extensions.ts';
 
 /**
  * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
@@ -59,8 +60,6 @@ export interface AttachOptions {
   snapshot?: number;
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** The catalog's kind and where it is (`sqlite:`, `postgres:`, `duckdb:`; a bare path is a DuckDB file). */
 export function catalogOf(catalog: string): { kind: 'sqlite' | 'postgres' | 'duckdb'; target: string } {
   const m = /^(sqlite|postgres|duckdb):(.*)$/s.exec(catalog);
@@ -85,43 +84,29 @@ export class LakeError extends Error {
   override name = 'LakeError';
 }
 
-/** An error's first line; an Iceberg catalog's JSON body (its Java stack on one line) cut to its type and message. */
-export const firstLine = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/, body: (\{.*)$/, (body: string, json: string) => {
-    try {
-      const e = (JSON.parse(json) as { error?: { type?: string; message?: string } }).error;
-      return e?.message ? `: ${e.type ?? 'error'}: ${e.message}` : body;
-    } catch {
-      return body.slice(0, 300);
-    }
-  });
-
 /** The SQL an analyst runs to attach the lake read-only (docs/schema.md shows it for the DuckDB CLI, Python and R). */
 export function attachSql(lake: LakeSettings, options: AttachOptions = {}): string {
   if (lake.format === 'iceberg') {
     // Time travel in Iceberg is per table: SELECT ... FROM t AT (VERSION => <snapshot id>) or AT (TIMESTAMP => ...).
     if (options.snapshot !== undefined) throw new LakeError(`lake catalog ${lakeWhere(lake)}: Iceberg time travel is per table: AT (VERSION => <snapshot id>) or AT (TIMESTAMP => <time>)`);
     const auth = lake.auth === 'token' ? 'oauth2' : lake.auth;
-    const opts = ['TYPE iceberg', `ENDPOINT ${quote(lake.endpoint)}`, `AUTHORIZATION_TYPE ${quote(auth)}`, ...(lake.auth === 'oauth2' || lake.auth === 'token' ? [`SECRET ${ICEBERG_SECRET}`] : [])];
-    return `ATTACH ${quote(lake.warehouse)} AS ${options.alias ?? 'lake'} (${[...opts, ...(options.readOnly ? ['READ_ONLY'] : [])].join(', ')})`;
+    const opts = ['TYPE iceberg', `ENDPOINT ${sqlString(lake.endpoint)}`, `AUTHORIZATION_TYPE ${sqlString(auth)}`, ...(lake.auth === 'oauth2' || lake.auth === 'token' ? [`SECRET ${ICEBERG_SECRET}`] : [])];
+    return `ATTACH ${sqlString(lake.warehouse)} AS ${options.alias ?? 'lake'} (${[...opts, ...(options.readOnly ? ['READ_ONLY'] : [])].join(', ')})`;
   }
   const { kind, target } = catalogOf(lake.catalog);
   // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
   // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
   // result" on 39 of 58 reads); merging and rewriting files did not (docs/nights.md, Lake upkeep).
-  const opts = [`DATA_PATH ${quote(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
-  return `ATTACH ${quote(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
+  const opts = [`DATA_PATH ${sqlString(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
+  return `ATTACH ${sqlString(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
 }
 
 /**
- * Puts a SQLite catalog DuckLake just created into WAL mode. In SQLite's default (rollback journal)
- * mode a reader's open transaction blocks the writer's commit: with an analyst's session holding the
- * lake, the export failed "database is locked" on all of its 8 attempts. In WAL mode readers never
- * block the writer (measured: the commit took 88 ms while another process held a read transaction,
- * which kept its snapshot). DuckDB's sqlite extension runs every statement inside a transaction, where
- * SQLite refuses `PRAGMA journal_mode=WAL`; the pragma only persists 2 in the header's file-format
- * bytes (18 and 19, https://www.sqlite.org/fileformat.html), so that is written here, once, while no
- * connection has the new file open (createSqliteCatalog).
+ * Puts a new SQLite catalog into WAL mode, where readers never block the writer: in the default
+ * rollback-journal mode an analyst's open session made all 8 attempts of an export fail "database is
+ * locked"; in WAL mode the commit took 88 ms beside it. DuckDB's sqlite extension wraps every statement
+ * in a transaction, where SQLite refuses `PRAGMA journal_mode=WAL`, so the two header bytes that pragma
+ * persists (18 and 19: 2, https://www.sqlite.org/fileformat.html) are written while no one has it open.
  */
 function walMode(path: string): void {
   const fd = openSync(path, 'r+');
@@ -134,12 +119,7 @@ function walMode(path: string): void {
   }
 }
 
-/**
- * A new SQLite catalog, made whole under a name of its own, put into WAL mode and linked into place:
- * shards exporting for the first time at the same moment each make one, the first link wins, and no
- * process ever opens a catalog half made (two DuckLakes initialising one file failed "database is
- * locked").
- */
+/** A new SQLite catalog, made whole under its own name, then linked into place (the first shard's link wins; none opens a half-made one). */
 async function createSqliteCatalog(connection: DuckDBConnection, lake: DuckLakeSettings, target: string): Promise<void> {
   const draft = `${target}.new-${process.pid}-${Date.now()}`;
   try {
@@ -160,10 +140,10 @@ async function s3Secret(connection: DuckDBConnection, lake: LakeSettings): Promi
   const settings = [
     'TYPE s3',
     'PROVIDER credential_chain',
-    ...(lake.format === 'ducklake' ? [`SCOPE ${quote(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`] : []),
-    ...(s3.endpoint ? [`ENDPOINT ${quote(s3.endpoint)}`] : []),
-    ...(s3.region ? [`REGION ${quote(s3.region)}`] : []),
-    ...(s3.urlStyle ? [`URL_STYLE ${quote(s3.urlStyle)}`] : []),
+    ...(lake.format === 'ducklake' ? [`SCOPE ${sqlString(lake.dataPath.replace(/^(s3a?:\/\/[^/]+).*$/, '$1'))}`] : []),
+    ...(s3.endpoint ? [`ENDPOINT ${sqlString(s3.endpoint)}`] : []),
+    ...(s3.region ? [`REGION ${sqlString(s3.region)}`] : []),
+    ...(s3.urlStyle ? [`URL_STYLE ${sqlString(s3.urlStyle)}`] : []),
     ...(s3.useSsl !== undefined ? [`USE_SSL ${s3.useSsl}`] : []),
   ];
   try {
@@ -188,9 +168,9 @@ async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings
   const values = Object.values(vars).map((v) => env[v]!);
   // The token URL and scope go here too: DuckDB refuses them on an ATTACH that names a secret.
   const options = [
-    ...Object.entries(vars).map(([option, v]) => `${option} ${quote(env[v]!)}`),
-    ...(lake.auth === 'oauth2' ? [lake.oauth2ServerUri ? `OAUTH2_SERVER_URI ${quote(lake.oauth2ServerUri)}` : `ENDPOINT ${quote(lake.endpoint)}`] : []),
-    ...(lake.auth === 'oauth2' && lake.oauth2Scope ? [`OAUTH2_SCOPE ${quote(lake.oauth2Scope)}`] : []),
+    ...Object.entries(vars).map(([option, v]) => `${option} ${sqlString(env[v]!)}`),
+    ...(lake.auth === 'oauth2' ? [lake.oauth2ServerUri ? `OAUTH2_SERVER_URI ${sqlString(lake.oauth2ServerUri)}` : `ENDPOINT ${sqlString(lake.endpoint)}`] : []),
+    ...(lake.auth === 'oauth2' && lake.oauth2Scope ? [`OAUTH2_SCOPE ${sqlString(lake.oauth2Scope)}`] : []),
   ];
   try {
     await connection.run(`CREATE OR REPLACE TEMPORARY SECRET ${ICEBERG_SECRET} (TYPE iceberg, ${options.join(', ')})`);
@@ -200,11 +180,9 @@ async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings
 }
 
 /**
- * Attaches the lake: loads the extensions, makes the local directories, creates the S3 secret from
- * the AWS provider chain (environment, profile, instance role) when the data is in a bucket, and
- * attaches the catalog (a new DuckLake is created with the data path; a writer creates the Iceberg
- * namespace). A DuckLake writer lists the bucket first, so a bad bucket fails here, not in the middle
- * of a night. Errors are one line naming the catalog or bucket.
+ * Attaches the lake: the extensions loaded, local directories made, an S3 secret from the AWS provider
+ * chain for a bucket (which a writer lists first, so a bad bucket fails before any catalog is made),
+ * the catalog attached (a new DuckLake created with the data path; a writer creates the Iceberg namespace). Errors: one line naming the catalog or bucket.
  */
 export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
   const alias = options.alias ?? 'lake';
@@ -228,9 +206,8 @@ export async function attachLake(connection: DuckDBConnection, lake: LakeSetting
   if (kind !== 'postgres' && !options.readOnly) mkdirSync(dirname(target), { recursive: true });
   if (!isS3(lake.dataPath) && !options.readOnly) mkdirSync(lake.dataPath, { recursive: true });
   if (isS3(lake.dataPath) && !options.readOnly) {
-    // A writer lists the bucket first: a bad bucket fails here, before a catalog is made for it.
     try {
-      await connection.run(`SELECT count(*) FROM glob(${quote(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
+      await connection.run(`SELECT count(*) FROM glob(${sqlString(`${lake.dataPath.replace(/\/?$/, '/')}*`)})`);
     } catch (error) {
       throw new LakeError(`lake data path ${lake.dataPath}: ${firstLine(error)}`, { cause: error });
     }

@@ -9,7 +9,7 @@ import type { StreamName } from '../../common/streamNames.ts';
 import type { PartitionSpec } from '../../common/activityTypes.ts';
 import { utxoBalanceFindings } from './utxoBalances.ts';
 import { changedKeyUniquenessFinding, keyUniquenessFinding } from './keyUniqueness.ts';
-import { partitionFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
+import { partitionsFilter, valuesOfKey } from '../warehouse/lakeKeys.ts';
 import { tableByName } from '../streams/catalog.ts';
 import { STREAMS } from '../streams/catalog.ts';
 
@@ -102,7 +102,7 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
       if (c.table !== 'evm_blocks') continue;
       const values = valuesOfKey(def, c.key);
       if (!values || values[0] === null) continue;
-      const { where, params } = partitionFilter(def, values);
+      const { where, params } = partitionsFilter(def, [values]);
       const [span] = await warehouse.query(sqlFile('verify/changed/blockSpan.sql').replace('{filter}', where), params);
       if (span.lo === null || span.lo === undefined) continue;
       const w = windows.get(values[0]);

@@ -3,18 +3,13 @@ import { ident, sqlString } from './identifier.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
 /**
- * The partition of a row (its table's partition columns and the UTC day of its date column), the
- * unit in which the warehouse records what changed for the lake, in the three places that need it:
- * the commit that marks what it changed (from the batch's column vectors: no read of the table), the
- * follow-up SQL of a merge that updates rows stored earlier (`{lake_key:...}` in sql/ops files,
- * expanded here), and the export's and the nightly verify's filters. A partition key is the JSON
- * array of the partition values: the table's partition columns, then the day ('YYYY-MM-DD').
+ * The partition of a row, the unit in which the warehouse records what changed for the lake: a JSON
+ * array of its table's partition columns, then the UTC day of its date ('YYYY-MM-DD'). Built by the
+ * commit (from the batch's column vectors), by follow-up SQL (`{lake_key:...}` in sql/ops files), and
+ * for the export's and the nightly verify's filters.
  */
 
-export interface PartitionColumn {
-  name: string;
-  expr: string;
-}
+type PartitionColumn = { name: string; expr: string };
 
 const DAY_SECONDS = 86_400;
 
@@ -32,7 +27,7 @@ function dateSql(def: TableDef, alias?: string): string {
   return when ? `(CASE WHEN ${col(when.column)} = ${sqlString(when.equals)} THEN coalesce(${col(when.dateFrom)}, ${from}) ELSE ${from} END)` : from;
 }
 
-/** The hive keys of a table in path order, each with its SQL over the table's columns. */
+/** The partition key's parts in order, each with its SQL over the table's columns. */
 export function partitionColumns(def: TableDef, alias?: string): PartitionColumn[] {
   const col = (c: string) => qualified(c, alias);
   const keys = def.export.partitionBy.map((c) => ({ name: c, expr: `CAST(${col(c)} AS VARCHAR)` }));
@@ -41,10 +36,8 @@ export function partitionColumns(def: TableDef, alias?: string): PartitionColumn
 }
 
 /**
- * A range over a row's date (see dateSql). With `dateWhen`, the dateFrom column never exceeds the date
- * (a UTXO is created before it is spent) and the date is one of the two columns, so plain comparisons
- * of the columns come first: `dateFrom < hi` (DuckDB's zone maps skip the row groups of later days)
- * and one of them at least `lo` (the rows of older days are dropped before any key is computed).
+ * A range over a row's date (dateSql). With `dateWhen` (a UTXO created before it is spent), plain
+ * comparisons of the two columns come first, which DuckDB's zone maps skip row groups on.
  */
 function dateRangeSql(def: TableDef, lo: string, hi: string, alias?: string): string {
   const date = dateSql(def, alias);
@@ -57,9 +50,7 @@ function dateRangeSql(def: TableDef, lo: string, hi: string, alias?: string): st
 
 /** SQL for the partition key of the row `alias` of `def` (same text as lakeKeyOf builds in TypeScript). */
 export function lakeKeySql(def: TableDef, alias?: string): string {
-  return `to_json([${partitionColumns(def, alias)
-    .map((k) => k.expr)
-    .join(', ')}])::VARCHAR`;
+  return `to_json([${partitionColumns(def, alias).map((k) => k.expr).join(', ')}])::VARCHAR`;
 }
 
 function dayOf(epochSeconds: CellValue): string | null {
@@ -102,39 +93,11 @@ export function valuesOfKey(def: TableDef, key: string): (string | null)[] | und
   }
 }
 
-function dayRange(day: string): [number, number] {
-  const lo = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) / 1000 : NaN;
-  if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
-  return [lo, lo + DAY_SECONDS];
-}
-
 /**
- * The rows of one partition: equality on the partition columns, and for the day a range over the
- * epoch-second column, so DuckDB skips the row groups whose min/max lie outside it and a partition's
- * read costs its rows, not the table's.
- */
-export function partitionFilter(def: TableDef, values: readonly (string | null)[]): { where: string; params: DuckDBValue[] } {
-  const clauses: string[] = [];
-  const params: DuckDBValue[] = [];
-  def.export.partitionBy.forEach((c, i) => {
-    if (values[i] === null) return clauses.push(`${ident(c)} IS NULL`);
-    params.push(values[i]);
-    clauses.push(`${ident(c)} = $${params.length}`);
-  });
-  const day = def.export.dateFrom ? values[def.export.partitionBy.length] : undefined;
-  if (day === null) clauses.push(`${dateSql(def)} IS NULL`);
-  else if (day !== undefined) {
-    params.push(...dayRange(day).map(BigInt));
-    clauses.push(dateRangeSql(def, `$${params.length - 1}`, `$${params.length}`));
-  }
-  return { where: clauses.length ? clauses.join(' AND ') : 'true', params };
-}
-
-/**
- * The rows of several partitions of `def` (columns qualified by `alias` when given), for one scan:
- * the row's partition key is one of theirs and, when every one names a day, its day lies within the
- * days that bound them, a plain range DuckDB checks against its zone maps (so the export's grouped
- * fingerprint and the nightly key check read the row groups of those days, not the whole table).
+ * The rows of several partitions of `def` (columns qualified by `alias` when given), for one scan: the
+ * row's key is one of theirs, tested after its date lies between their first and last day (zone maps
+ * skip the rest) and within one of their days (a range test costs about 5 ns a row, the key 550: bench/lakeShapes.ts; one
+ * old day marked, a spend of an old UTXO, makes the bounds alone span the history).
  */
 export function partitionsFilter(def: TableDef, partitions: readonly (readonly (string | null)[])[], alias?: string): { where: string; params: DuckDBValue[] } {
   if (partitions.length === 0) return { where: 'false', params: [] };
@@ -143,20 +106,32 @@ export function partitionsFilter(def: TableDef, partitions: readonly (readonly (
   const dateFrom = def.export.dateFrom;
   const days = partitions.map((values) => values[def.export.partitionBy.length]);
   if (dateFrom && days.every((d) => d !== null && d !== undefined)) {
-    const ranges = days.map((d) => dayRange(d!));
-    params.push(BigInt(Math.min(...ranges.map(([lo]) => lo))), BigInt(Math.max(...ranges.map(([, hi]) => hi))));
+    const ranges = dayRanges(days as string[]);
+    params.push(BigInt(ranges[0][0]), BigInt(ranges.at(-1)![1]));
+    const date = dateSql(def, alias);
+    if (ranges.length > 1) clauses.unshift(`(${ranges.map(([lo, hi]) => `(${date} >= ${lo} AND ${date} < ${hi})`).join(' OR ')})`);
     clauses.unshift(dateRangeSql(def, '$2', '$3', alias));
   }
   return { where: clauses.join(' AND '), params };
 }
 
+/** The days as ranges of epoch seconds, sorted, consecutive days joined. */
+function dayRanges(days: readonly string[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const day of [...new Set(days)].sort()) {
+    const lo = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) / 1000 : NaN;
+    if (!Number.isFinite(lo)) throw new Error(`not a partition day: ${JSON.stringify(day)}`);
+    const [last, hi] = [ranges.at(-1), lo + DAY_SECONDS];
+    if (last && last[1] === lo) last[1] = hi;
+    else ranges.push([lo, hi]);
+  }
+  return ranges;
+}
+
 /**
- * A merge deletes a key's stored row and inserts the batch's: when the stored row's day differs (its
- * date column is neither in the key nor the prune column, so it may change for a key), its old
- * partition lost a row. This statement marks the old partitions; tables whose day cannot change for a
- * key need none. A table with a prune column is matched on it too, as its merge matches (so the join
- * skips the row groups the batch cannot touch, instead of reading the table), unless the merge
- * replaces by key alone (`byKeyOnly`: a staged row without it, or a table with a key constraint).
+ * Marks the old partitions of rows a merge replaces with a row of another day (only tables whose day
+ * can change for a key). Matched on the prune column too, as the merge matches, so the join skips row
+ * groups, unless the merge replaces by key alone (`byKeyOnly`).
  */
 export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false): string | undefined {
   const dateFrom = def.export.dateFrom;
@@ -175,18 +150,11 @@ export function rowsMarkSql(def: TableDef, relation: string): string {
 }
 
 /**
- * Expands `{lake_key:<table>:<alias>:<partition columns>:<date column>}` (columns comma-separated, the date
- * column possibly empty) in a follow-up SQL file to the partition key of the row `alias`. The file
- * names the layout of the table it updates; test/warehouse/lakeMarks.test.ts checks it against the
- * catalog.
+ * Expands `{lake_key:<table>:<alias>:<partition columns>:<date column>}` in a follow-up SQL file to the
+ * partition key of the row `alias` (test/warehouse/lakeMarks.test.ts checks the layouts it names).
  */
 export function expandLakeKeys(sql: string): string {
   return sql.replace(/\{lake_key:[a-z_0-9]+:([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g, (_, alias: string, cols: string, dateFrom: string) =>
     lakeKeySql({ export: { partitionBy: cols ? cols.split(',') : [], dateFrom: dateFrom || undefined } } as TableDef, alias),
   );
-}
-
-/** The `{lake_key}` placeholders of a SQL text: table, alias and layout (tests compare them with the catalog). */
-export function lakeKeyPlaceholders(sql: string): { table: string; alias: string; partitionBy: string[]; dateFrom?: string }[] {
-  return [...sql.matchAll(/\{lake_key:([a-z_0-9]+):([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g)].map((m) => ({ table: m[1], alias: m[2], partitionBy: m[3] ? m[3].split(',') : [], dateFrom: m[4] || undefined }));
 }

@@ -673,15 +673,8 @@ export class Warehouse {
   /** Records drift without rows (a page that stopped its partition: a type change, a frozen contract), serialized with commits. */
   async recordDrift(stream: string, runId: string, drift: readonly DriftSeen[]): Promise<void> {
     if (drift.length === 0) return;
-    await this.withWriter(async (connection) => {
-      await connection.run('BEGIN TRANSACTION');
-      try {
-        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [stream, d.path, d.kind, runId, d.count, d.sample]);
-        await connection.run('COMMIT');
-      } catch (error) {
-        await connection.run('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+    await this.writeTransaction(async (connection) => {
+      for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [stream, d.path, d.kind, runId, d.count, d.sample]);
     });
   }
 
@@ -695,16 +688,9 @@ export class Warehouse {
     const fresh = chains.filter((c) => !known.has(c.chainId));
     if (fresh.length === 0) return [];
     const drift: DriftSeen[] = known.size === 0 ? [] : fresh.filter((c) => !configured.has(c.chainId)).map((c) => ({ kind: 'new_chain', path: c.chainId, count: 1, sample: c.sample }));
-    await this.withWriter(async (connection) => {
-      await connection.run('BEGIN TRANSACTION');
-      try {
-        for (const c of fresh) await connection.run(sqlFile('ops/recordStreamField.sql'), [CHAIN_LIST, c.chainId, 1, true, runId]);
-        for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [CHAIN_LIST, d.path, d.kind, runId, d.count, d.sample]);
-        await connection.run('COMMIT');
-      } catch (error) {
-        await connection.run('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+    await this.writeTransaction(async (connection) => {
+      for (const c of fresh) await connection.run(sqlFile('ops/recordStreamField.sql'), [CHAIN_LIST, c.chainId, 1, true, runId]);
+      for (const d of drift) await connection.run(sqlFile('ops/recordDrift.sql'), [CHAIN_LIST, d.path, d.kind, runId, d.count, d.sample]);
     });
     const fields = await this.fields!;
     for (const c of fresh) addTo(fields, CHAIN_LIST, c.chainId, { items: 1, always: true });
@@ -739,6 +725,20 @@ export class Warehouse {
   async query(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
     const reader = await this.reader.runAndReadAll(sql, params);
     return reader.getRowObjectsJS() as Record<string, unknown>[];
+  }
+
+  /** Runs `fn` in one transaction on the writer connection, serialized with commits; rolled back when it throws. */
+  writeTransaction(fn: (connection: DuckDBConnection) => Promise<void>): Promise<void> {
+    return this.withWriter(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        await fn(connection);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /** Runs statements on the writer connection, serialized with commits (exports, maintenance). */

@@ -121,15 +121,21 @@ describe('a night is one lake transaction', () => {
     const outcomes: string[] = [];
     try {
       // Named points of the export, then moments at random; the commit's point last (the lake holds the night from then on).
-      const points: (string | number)[] = ['attached', 'maintained', 'table:evm_blocks', 'table:pn_transaction_utxos', 'table:_glacier_snapshot_walks', 'before-commit', 800, 2500, 5000, 'committed', 'cleared'];
+      const points: (string | number)[] = ['attached', 'maintained', 'table:evm_blocks', 'table:pn_transaction_utxos', 'table:_glacier_snapshot_walks', 'before-commit', 800, 1500, 2500, 'committed', 'cleared'];
       let after: State | undefined;
+      let finished = false;
       for (const point of points) {
         const args = ['--import', tsx, helper('lakeExporter.ts'), path, JSON.stringify(lake), ...(typeof point === 'string' ? [point] : [])];
         if (typeof point === 'string') {
           const r = await runNode(args, { timeoutMs: 240_000 });
+          // A timed kill that came after the whole export (a fast machine) left nothing marked: this export has no step to die at.
+          if (finished && r.code === 0 && r.stdout.includes('"attempts":0')) {
+            outcomes.push(`${point}: nothing left to export`);
+            continue;
+          }
           expect(r.code, `${point}: ${r.stderr}`).toBeNull(); // killed by its own SIGKILL
           expect(r.stdout).toContain(`step ${point}`);
-        } else await runNode(args, { timeoutMs: point }); // SIGKILLed after `point` ms (or done before)
+        } else finished ||= (await runNode(args, { timeoutMs: point })).stdout.includes('step cleared'); // SIGKILLed after `point` ms (or done before)
         const state = await readOnce();
         // The first state that is not the previous night is the new one: every later one must be it.
         if (!same(state, before)) after ??= state;

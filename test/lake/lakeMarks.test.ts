@@ -3,9 +3,13 @@ import { allTables } from '../../activities/streams/catalog.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { exportLake, lakeTables } from '../../activities/lake/export.ts';
 import type { LakeSettings } from '../../activities/lake/lake.ts';
-import { lakeKeyPlaceholders } from '../../activities/warehouse/lakeKeys.ts';
 import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { lakeOf } from '../../worker/paths.ts';
+
+/** The `{lake_key:<table>:<alias>:<partition columns>:<date column>}` placeholders of a SQL text (lakeKeys.ts expandLakeKeys). */
+function lakeKeyPlaceholders(sql: string): { table: string; alias: string; partitionBy: string[]; dateFrom?: string }[] {
+  return [...sql.matchAll(/\{lake_key:([a-z_0-9]+):([a-z_0-9]+):([a-z_0-9,]*):([a-z_0-9]*)\}/g)].map((m) => ({ table: m[1], alias: m[2], partitionBy: m[3] ? m[3].split(',') : [], dateFrom: m[4] || undefined }));
+}
 import { differing, lakeDifferences, readLakeElsewhere } from '../helpers/lakeCompare.ts';
 import { drain, startUtxoHarness, type Harness } from '../warehouse/harness.ts';
 

@@ -42,7 +42,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'glacier-wh-'));
   const raw = { dataDir: dir, ...(await options.config(sim)), api: { baseUrl: sim.baseUrl, metricsUrl: sim.metricsUrl, tier: 'pro', ...(options.pageSize === null ? {} : { pageSize: options.pageSize ?? 25 }) } };
   const config = resolveConfig(validateConfig(raw), {});
-  const logger = createLogger(options.log ? { level: 'debug', destination: options.log } : { level: 'silent' });
+  const logger = createLogger(options.log ? { level: 'debug', destination: options.log } : { level: process.env.GLACIER_TEST_LOG ?? 'silent' });
   const client = createDataApiClient({
     baseUrl: sim.baseUrl,
     metricsUrl: sim.metricsUrl,
@@ -55,6 +55,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   });
   const warehouse = await openWarehouse(join(dir, 'warehouse.duckdb'), options.warehouse);
   const core = createSyncCore({ client, warehouse, config, logger, ...options.core });
+  // A test that stalls says where (CI once saw a harness hook time out after 240 s): every minute, the
+  // partition being drained and the client's counters, on stderr.
+  const started = Date.now();
+  const watchdog = setInterval(() => {
+    const { requests, responses, retries, failures } = client.stats();
+    process.stderr.write(`harness still running after ${Math.round((Date.now() - started) / 1000)} s: draining ${draining ?? 'nothing'}; requests ${requests}, responses ${responses}, retries ${retries}, failures ${JSON.stringify(failures)}\n`);
+  }, 60_000).unref();
   return {
     sim,
     dir,
@@ -63,6 +70,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     client,
     core,
     async close() {
+      clearInterval(watchdog);
       await warehouse.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
@@ -70,13 +78,20 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 }
 
+/** The partition drain() is in, for the watchdog. */
+let draining: string | undefined;
+
 /** Runs batches until the partition's walk is done; returns pages fetched. */
 export async function drain(core: SyncCore, partition: PartitionSpec, run: Partial<Omit<BatchInput, 'partition'>> = {}): Promise<number> {
   let pages = 0;
   for (let i = 0; i < 10_000; i++) {
+    draining = `${partition.id} (batch ${i + 1}, ${pages} pages)`;
     const result = await core.syncBatch({ partition, maxPages: 4, mode: 'sync', runId: 'run-1', snapshotAt: 1_800_000_000, ...run });
     pages += result.pages;
-    if (result.done) return pages;
+    if (result.done) {
+      draining = undefined;
+      return pages;
+    }
   }
   throw new Error(`partition ${partition.id} never finished`);
 }

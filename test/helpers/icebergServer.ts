@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { extensionDirectory } from '../../activities/lake/extensions.ts';
 import type { IcebergSettings } from '../../activities/lake/lake.ts';
-import { freePort } from './s3Server.ts';
+import { freePort, type S3Server } from './s3Server.ts';
 
 const VERSION = '1.10.0';
 const PYICEBERG = '0.12.0';
@@ -71,13 +71,25 @@ export interface IcebergCatalog {
   stop(): Promise<void>;
 }
 
-/** Starts the REST catalog server (about 2 s, 200 MB) on a free port with its warehouse under a new directory. */
-export async function startIcebergCatalog(): Promise<IcebergCatalog> {
+/**
+ * Starts the REST catalog server (about 2 s, 200 MB) on a free port with its warehouse under a new
+ * directory, or with `s3` in that bucket (S3FileIO, path-style, the AWS_* key pair of the environment).
+ */
+export async function startIcebergCatalog(options: { s3?: S3Server } = {}): Promise<IcebergCatalog> {
   const dir = mkdtempSync(join(tmpdir(), 'glacier-iceberg-'));
   const port = await freePort();
   const log = join(dir, 'server.log');
   const out = openSync(log, 'w');
-  const env = { ...process.env, CATALOG_WAREHOUSE: `file://${join(dir, 'warehouse')}`, CATALOG_URI: `jdbc:sqlite:${join(dir, 'catalog.db')}`, CATALOG_REST_PORT: String(port) };
+  const s3 = options.s3 && {
+    CATALOG_WAREHOUSE: `s3://${options.s3.bucket}/iceberg`,
+    CATALOG_IO__IMPL: 'org.apache.iceberg.aws.s3.S3FileIO',
+    CATALOG_S3_ENDPOINT: `http://${options.s3.endpoint}`,
+    CATALOG_S3_PATH__STYLE__ACCESS: 'true',
+    CATALOG_S3_ACCESS__KEY__ID: process.env.AWS_ACCESS_KEY_ID,
+    CATALOG_S3_SECRET__ACCESS__KEY: process.env.AWS_SECRET_ACCESS_KEY,
+    CATALOG_CLIENT_REGION: process.env.AWS_REGION ?? 'us-east-1',
+  };
+  const env = { ...process.env, CATALOG_WAREHOUSE: `file://${join(dir, 'warehouse')}`, ...s3, CATALOG_URI: `jdbc:sqlite:${join(dir, 'catalog.db')}`, CATALOG_REST_PORT: String(port) };
   const child: ChildProcess = spawn(java()!, ['-Xmx512m', '-jar', jar()], { env, stdio: ['ignore', out, out] });
   const endpoint = `http://127.0.0.1:${port}/`;
   for (let i = 0; ; i++) {
@@ -104,7 +116,8 @@ export async function startIcebergCatalog(): Promise<IcebergCatalog> {
  */
 export async function readWithPyiceberg(lake: IcebergSettings, asOf?: number): Promise<{ file: string; tables: string[]; close: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'glacier-iceberg-read-'));
-  const r = spawnSync(python(), [new URL('./icebergRead.py', import.meta.url).pathname, lake.endpoint, lake.warehouse, lake.namespace, dir, asOf === undefined ? '-' : String(asOf)], { encoding: 'utf8', timeout: 300_000 });
+  const s3 = lake.s3?.endpoint ? `${lake.s3.useSsl === false ? 'http' : 'https'}://${lake.s3.endpoint}` : '-';
+  const r = spawnSync(python(), [new URL('./icebergRead.py', import.meta.url).pathname, lake.endpoint, lake.warehouse, lake.namespace, dir, asOf === undefined ? '-' : String(asOf), s3], { encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`pyiceberg reader exit ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const tables = (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { tables: string[] }).tables;
   const file = join(dir, 'copy.duckdb');

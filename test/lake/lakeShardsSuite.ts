@@ -19,8 +19,6 @@ import { runWaves, startHarness, type Harness } from '../warehouse/harness.ts';
  */
 export interface LakeShardsOptions {
   read?: (lake: LakeSettings) => Promise<{ file: string; close: () => void }>;
-  /** The first export (which creates the tables) shard after shard; the night's at once. */
-  buildOneAtATime?: boolean;
 }
 
 export function lakeShardsSuite(name: string, lakeFor: (shared: string) => LakeSettings | Promise<LakeSettings>, options: LakeShardsOptions = {}): void {
@@ -38,15 +36,15 @@ export function lakeShardsSuite(name: string, lakeFor: (shared: string) => LakeS
   let lake: LakeSettings;
   let shared: string;
 
-  async function exportAtOnce(oneAtATime = false): Promise<void> {
+  async function exportAtOnce(): Promise<void> {
     const paths = shards.map((s) => s.h.warehouse.path);
     await Promise.all(shards.map((s) => s.h.warehouse.close()));
     try {
       const run = (i: number) => runNode(['--import', tsx, exporter, paths[i], JSON.stringify(lake), '', shards[i].name], { timeoutMs: 300_000 });
-      const runs = oneAtATime ? [await run(0), await run(1)] : await Promise.all(shards.map((_, i) => run(i)));
+      const runs = await Promise.all(shards.map((_, i) => run(i)));
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
-      const attempts = runs.map((r) => (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { attempts: number }).attempts);
-      console.log(`shards ${shards.map((s) => s.name).join(', ')} exported at once: ${attempts.join(' and ')} attempt(s)`);
+      const results = runs.map((r) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { attempts: number; repaired?: number });
+      console.log(`shards ${shards.map((s) => s.name).join(', ')} exported at once: ${results.map((r) => r.attempts).join(' and ')} attempt(s), ${results.map((r) => r.repaired ?? 0).join(' and ')} row(s) repaired`);
     } finally {
       for (const [i, s] of shards.entries()) await reopen(s.h, paths[i]);
     }
@@ -103,7 +101,7 @@ export function lakeShardsSuite(name: string, lakeFor: (shared: string) => LakeS
 
   describe(name, () => {
     it('two shard workers exporting at the same moment: the lake equals the union of their warehouses, after the build and after a night', async () => {
-      await exportAtOnce(options.buildOneAtATime);
+      await exportAtOnce();
       await expectLakeEqualsUnion();
       for (const s of shards) {
         s.h.sim.advance(60);

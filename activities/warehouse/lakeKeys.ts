@@ -1,5 +1,6 @@
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ident, sqlString } from './identifier.ts';
+import { storedRowsSql } from './storedRows.ts';
 import type { CellValue, TableDef } from './tableDef.ts';
 
 /**
@@ -139,7 +140,7 @@ export function movedRowsMarkSql(def: TableDef, stage: string, byKeyOnly = false
   const keys = def.pruneBy && !byKeyOnly ? [...def.primaryKey, def.pruneBy] : def.primaryKey;
   const match = keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
   const day = (a: string) => `(${dateSql(def, a)} // ${DAY_SECONDS})`;
-  return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${ident(def.name)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
+  return `${MARK_INSERT} SELECT '${def.name}', k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT ${lakeKeySql(def, 't')} AS k FROM ${storedRowsSql(ident(def.name), ident(stage), match)} AS t JOIN ${ident(stage)} AS s ON ${match} WHERE ${day('t')} IS DISTINCT FROM ${day('s')})`;
 }
 
 export const MARK_INSERT = 'INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)';

@@ -1,6 +1,7 @@
 import { ident } from './identifier.ts';
 import { expandLakeKeys, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
 import { sqlFile } from './sqlFile.ts';
+import { storedRowsSql } from './storedRows.ts';
 import type { ColumnDef, TableDef } from './tableDef.ts';
 
 export interface MergeOptions {
@@ -93,11 +94,14 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const dropsIdentical = !def.afterMerge?.length && !options.constrained;
   const identical = !dropsIdentical || touch.size ? ident(`${stage}_identical`) : undefined;
   const keyJoin = def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ');
+  // The stored rows of the batch's keys, found by the key columns and fetched by row id (storedRows.ts):
+  // a join on every column read every column of every stored row.
+  const stored = storedRowsSql(t, s, keyMatch);
   // The staged rows whose key is not among `keys`.
   const notIn = (keys: string) => `(SELECT s.* FROM ${s} AS s ANTI JOIN ${keys} AS i ON ${keyJoin})`;
   const changed = identical ? notIn(identical) : undefined;
   const keys = def.primaryKey.map((k) => `s.${ident(k)}`).join(', ');
-  const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${t} AS t ON ${sameRow}`, rowsMarkSql(def, notIn(identical))] : [];
+  const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${stored} AS t ON ${sameRow}`, rowsMarkSql(def, notIn(identical))] : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
   const markLeft = identical ? [] : [rowsMarkSql(def, s)];
   if (options.constrained) {
@@ -110,7 +114,7 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
         ...(touch.size
           ? [`UPDATE ${t} AS t SET ${[...touch].map((c) => `${ident(c)} = s.${ident(c)}`).join(', ')} FROM ${s} AS s WHERE ${[keyMatch, ...valuesOf(held), `(${[...touch].map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ')})`].join(' AND ')}`]
           : []),
-        `DELETE FROM ${s} AS s USING ${t} AS t WHERE ${sameRow}`,
+        `DELETE FROM ${s} AS s USING ${stored} AS t WHERE ${sameRow}`,
       ];
   const deletes = def.pruneBy
     ? [

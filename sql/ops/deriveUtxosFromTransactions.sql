@@ -9,17 +9,23 @@
 -- Of all stored copies of a UTXO the spent one wins (a consumed copy, else an emitted copy a spend
 -- updated), so the transactions may arrive in any order (a sync walks them newest first), and a
 -- stored row is only ever moved forward: inserted when absent, updated from unspent to spent.
+-- pn_transaction_utxos' rows are found by their key columns alone, then fetched by row id (the
+-- joins with rowid): a join that needs a wide column (addresses, t.*) read that column of every
+-- stored row, so its CPU followed the history (bench/README.md, "The night's growth, profiled").
 CREATE OR REPLACE TEMP TABLE _derived_utxos AS
 WITH linked AS (
   SELECT DISTINCT t.network, t.blockchain_id, t.utxo_id
   FROM {stage} AS a
-  JOIN pn_transaction_utxos AS t ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash
+  JOIN (
+    SELECT t.* FROM pn_transaction_utxos AS t
+    JOIN (SELECT t.rowid AS rid FROM pn_transaction_utxos AS t SEMI JOIN {stage} AS a ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash) AS r ON t.rowid = r.rid
+  ) AS t ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash
   WHERE (t.direction = 'consumed' OR t.created_on_chain_id = t.consumed_on_chain_id)
     AND list_has_any(t.addresses, list_transform(string_split(a.address_set, ','), x -> regexp_replace(x, '^[A-Za-z]-', '')))
 )
 SELECT t.*
 FROM pn_transaction_utxos AS t
-JOIN linked AS l ON l.network = t.network AND l.blockchain_id = t.blockchain_id AND l.utxo_id = t.utxo_id
+JOIN (SELECT t.rowid AS rid FROM pn_transaction_utxos AS t SEMI JOIN linked AS l ON l.network = t.network AND l.blockchain_id = t.blockchain_id AND l.utxo_id = t.utxo_id) AS r ON t.rowid = r.rid
 QUALIFY row_number() OVER (
   PARTITION BY t.network, t.blockchain_id, t.utxo_id
   ORDER BY (t.direction = 'consumed') DESC, (t.consuming_tx_hash IS NOT NULL) DESC, t.tx_hash, t.direction, t.item_index
@@ -117,7 +123,10 @@ WITH chains (network, alias, blockchain_id) AS (
 exported AS (
   SELECT DISTINCT ON (e.network, d.alias, e.utxo_id) e.*, d.alias
   FROM {stage} AS a
-  JOIN pn_transaction_utxos AS e ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash
+  JOIN (
+    SELECT e.* FROM pn_transaction_utxos AS e
+    JOIN (SELECT e.rowid AS rid FROM pn_transaction_utxos AS e SEMI JOIN {stage} AS a ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash) AS r ON e.rowid = r.rid
+  ) AS e ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash
   JOIN chains AS d ON d.network = e.network AND d.blockchain_id = e.consumed_on_chain_id AND d.alias <> e.blockchain_id
   WHERE e.direction = 'emitted'
     AND e.created_on_chain_id IS DISTINCT FROM e.consumed_on_chain_id

@@ -20,6 +20,7 @@ export const LONG_TESTS: Record<string, string> = {
   'test/lake/lakeShards.test.ts': 'two shard warehouses backfilled, then exported by two processes at once into one catalog',
   'test/lake/lakeNightsIceberg.test.ts': 'a backfill and synced nights exported to an Iceberg REST catalog server (java) the test starts, read back by pyiceberg',
   'test/lake/lakeNightsIcebergS3.test.ts': 'the same nights into an Iceberg REST catalog whose warehouse is a bucket of an S3 server (moto) the test starts',
+  'test/lake/lakeIcebergPipeline.test.ts': 'a backfill exported to an Iceberg REST catalog by the pipeline workflow on the dev server; no secret in any history, log or file',
   'test/lake/lakeIcebergConflict.test.ts': 'an Iceberg export replayed after another commit, and one that meets a commit on all 8 attempts',
   'test/lake/lakeShardsIceberg.test.ts': 'two shard warehouses exported by two processes at once into one Iceberg REST catalog',
   'test/temporal/pipelineSweep.test.ts': 'five whole pipeline runs, the sweep lost or failing in two of them',

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureIceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
+import { filesUnder, secretsIn, secretsInFiles } from '../helpers/secretLeaks.ts';
 
 // The Iceberg lake as the pipeline workflow exports it on the real dev server: the API key and the
 // catalog's OAuth2 client credentials, from the environment only, must appear in no workflow
@@ -35,20 +34,19 @@ if (missing) {
       const status = await h!.run({ mode: 'backfill', exportParquet: true });
       expect(status.partitions.filter((p) => p.state !== 'done')).toEqual([]);
       expect(status.exported?.tables).toBeGreaterThan(10);
+      const all = [apiKey, ...Object.values(secrets)];
       const leaks: string[] = [];
-      const find = (text: string, where: string) => leaks.push(...[apiKey, ...Object.values(secrets)].filter((s) => text.includes(s)).map((s) => `${s} in ${where}`));
       let histories = 0;
       for await (const execution of h!.tw.client.workflow.list({ query: `TaskQueue = '${h!.tw.taskQueue}'` })) {
-        find(JSON.stringify(await h!.tw.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory()), `history of ${execution.workflowId}`);
+        leaks.push(...secretsIn(JSON.stringify(await h!.tw.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory()), `history of ${execution.workflowId}`, all));
         histories++;
       }
       expect(histories).toBeGreaterThan(1);
       expect(h!.logs()).toMatch(/"level":\d+/);
-      find(h!.logs(), 'the worker log');
-      const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
-      const searched = [...files(h!.config.dataDir), ...files(catalog!.dir)];
+      leaks.push(...secretsIn(h!.logs(), 'the worker log', all));
+      const searched = [...filesUnder(h!.config.dataDir), ...filesUnder(catalog!.dir)];
       expect(searched.filter((f) => f.endsWith('.parquet')).length).toBeGreaterThan(10);
-      for (const f of searched) find(readFileSync(f).toString('latin1'), f);
+      leaks.push(...secretsInFiles(searched, all));
       expect(leaks).toEqual([]);
     }, 600_000);
   });

@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IcebergSettings } from '../../activities/lake/lake.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
+import { filesUnder, secretsInFiles } from '../helpers/secretLeaks.ts';
 import { lakeNightsSuite } from './lakeNightsSuite.ts';
 
 // The same nights into an Iceberg REST catalog (the Apache test server, a file:// warehouse), read back
@@ -37,14 +38,9 @@ if (missing) {
     { read: (lake, at) => readWithPyiceberg(lake as IcebergSettings, at?.time), harness: { sim: { size: 'tiny', keys: [{ key: apiKey, tier: 'pro' }] }, apiKeys: [apiKey], log: pino.destination({ dest: join(logs, 'glacier.log'), sync: true }) } },
   );
   it('leaves the API key and the catalog credentials in no log, warehouse file or lake file', () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
-    const searched = [...files(logs), ...files(dataDir), ...files(join(catalog!.dir, 'warehouse')), join(catalog!.dir, 'catalog.db')];
+    const searched = [...filesUnder(logs), ...filesUnder(dataDir), ...filesUnder(join(catalog!.dir, 'warehouse')), join(catalog!.dir, 'catalog.db')];
     expect(searched.filter((f) => f.endsWith('.parquet')).length).toBeGreaterThan(20);
     expect(readFileSync(join(logs, 'glacier.log'), 'utf8')).toMatch(/"level":\d+/);
-    const found = searched.flatMap((f) => {
-      const text = readFileSync(f).toString('latin1');
-      return [apiKey, ...Object.values(secrets)].filter((s) => text.includes(s)).map((s) => `${s} in ${f}`);
-    });
-    expect(found).toEqual([]);
+    expect(secretsInFiles(searched, [apiKey, ...Object.values(secrets)])).toEqual([]);
   });
 }

@@ -1,0 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Every file under `dir` (any depth), as paths. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** One line per secret that `text` holds, naming it and `where` it was found. */
+export function secretsIn(text: string, where: string, secrets: readonly string[]): string[] {
+  return secrets.filter((s) => text.includes(s)).map((s) => `${s} in ${where}`);
+}
+
+/** One line per secret found in each file, its bytes read as latin1 (binary files included). */
+export function secretsInFiles(files: readonly string[], secrets: readonly string[]): string[] {
+  return files.flatMap((f) => secretsIn(readFileSync(f).toString('latin1'), f, secrets));
+}

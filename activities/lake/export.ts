@@ -153,7 +153,7 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
-          if (lake.format === 'iceberg') await checkIceberg(result, () => reattach(conn, alias, lake), () => applyNight(conn, alias, tables, lake, options, !options.tables).then((r) => r.result), lake);
+          if (lake.format === 'iceberg') await checkIceberg(result, lake, async () => (await reattach(conn, alias, lake), (await applyNight(conn, alias, tables, lake, options, !options.tables)).result));
           const size = lake.format === 'ducklake' ? await profiled('export:size', () => lakeFiles(conn, alias)) : undefined;
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
           await profiled('export:bookkeeping', () => warehouse.writeTransaction(async (w) => {
@@ -190,11 +190,10 @@ const reattach = (conn: DuckDBConnection, alias: string, lake: LakeSettings) => 
  * in its log; two shards lost one's rows of a table both write in 3 of 4 runs). A pass that changed
  * rows is checked again, at most ATTEMPTS times; the rows it wrote are counted in `repaired`.
  */
-async function checkIceberg(result: ExportResult, reattachLake: () => Promise<unknown>, pass: () => Promise<ExportResult>, lake: LakeSettings): Promise<void> {
+async function checkIceberg(result: ExportResult, lake: LakeSettings, freshPass: () => Promise<ExportResult>): Promise<void> {
   for (let last = result, checks = 0; last.deleted + last.inserted! > 0; checks++) {
     if (checks >= ATTEMPTS) throw new LakeError(`lake catalog ${lakeWhere(lake)}: the night's commit was accepted and not kept ${ATTEMPTS} times (a catalog whose transactions do not detect concurrent commits)`);
-    await reattachLake();
-    last = await pass();
+    last = await freshPass();
     if (last.deleted + last.inserted! > 0) result.repaired = (result.repaired ?? 0) + last.deleted + last.inserted!;
   }
 }

@@ -205,9 +205,9 @@ export const pipelineConfigSchema = z.strictObject({
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
       /**
-       * DuckDB's threads for the worker's warehouse; absent: DuckDB's default (one per core). Fewer
-       * threads cost less CPU per statement; more let one large statement use more cores
-       * (docs/operations.md "Threads").
+       * DuckDB's threads for the worker's warehouse; absent: 1 (DEFAULT_THREADS in
+       * activities/warehouse/warehouse.ts). One costs the least CPU per statement; more let one
+       * large statement (a long history's export) use more cores (docs/operations.md "Threads").
        */
       threads: z.number().int().min(1).optional(),
       /**

@@ -72,7 +72,7 @@ export interface OpenOptions {
   memoryLimit?: string;
   /** DuckDB's checkpoint_threshold: WAL size past which a commit checkpoints (default: defaultCheckpointThreshold of the memory limit). */
   checkpointThreshold?: string;
-  /** DuckDB's threads (its `threads` setting, config `warehouse.threads`); absent: DuckDB's default, one per core. */
+  /** DuckDB's threads (its `threads` setting, config `warehouse.threads`); absent: DEFAULT_THREADS. */
   threads?: number;
   /** Called after the file was opened again following a fatal DuckDB error (the runtime logs it). */
   onReopen?: (cause: unknown) => void;
@@ -145,6 +145,19 @@ const CHECKPOINT_MEMORY_FLOOR = '128MB';
 
 /** The warehouse checkpoints itself at this share of the threshold, before a commit crosses DuckDB's own. */
 const OWN_CHECKPOINT_SHARE = 0.75;
+
+/**
+ * DuckDB's threads unless config `warehouse.threads` names more (DuckDB's own default is one per
+ * core). The worker's statements are small (a batch's merge, a commit's records), one at a time on
+ * the write connection, while Node fetches, parses and validates the next pages on another core;
+ * DuckDB splits each statement into tasks over all its threads, and the hand-offs cost more CPU
+ * than the parallel part saves. On the 2-core bench machine, one window: the peer world's backfill
+ * 0.84x the CLI's CPU per item at 1.09x the items/s (`npm run bench:release` against the build
+ * with DuckDB's default), an idle night 1.9 against 2.5 CPU s of worker and server
+ * (`bench/nightsNoop.ts`, three nights each, two rounds). A large export on a machine with many
+ * cores is where more threads shorten the wall time (docs/operations.md "Threads").
+ */
+export const DEFAULT_THREADS = 1;
 
 /** DuckDB's own checkpoint_threshold (16 MiB): the default never checkpoints more often than DuckDB would. */
 const DUCKDB_CHECKPOINT_KIB = 16 * 1024;
@@ -847,7 +860,7 @@ async function openFile(path: string, options: OpenOptions): Promise<{ instance:
   const instance = await DuckDBInstance.create(path, {
     memory_limit: memoryLimit,
     checkpoint_threshold: options.checkpointThreshold ?? defaultCheckpointThreshold(memoryLimit),
-    ...(options.threads !== undefined ? { threads: String(options.threads) } : {}),
+    threads: String(options.threads ?? DEFAULT_THREADS),
   });
   return { instance, writer: await instance.connect(), reader: await instance.connect() };
 }

@@ -1,12 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-/** Every file under `dir` (any depth), as paths. */
-export function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
+import { readFileSync } from 'node:fs';
 
 /** One line per secret that `text` holds, naming it and `where` it was found. */
 export function secretsIn(text: string, where: string, secrets: readonly string[]): string[] {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureIceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { startPipelineHarness, type PipelineHarness } from '../helpers/pipelineHarness.ts';
-import { filesUnder, secretsIn, secretsInFiles } from '../helpers/secretLeaks.ts';
+import { filesUnder } from '../helpers/files.ts';
+import { secretsIn, secretsInFiles } from '../helpers/secretLeaks.ts';
 
 // The Iceberg lake as the pipeline workflow exports it on the real dev server: the API key and the
 // catalog's OAuth2 client credentials, from the environment only, must appear in no workflow

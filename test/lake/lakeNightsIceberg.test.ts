@@ -5,7 +5,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IcebergSettings } from '../../activities/lake/lake.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
-import { filesUnder, secretsInFiles } from '../helpers/secretLeaks.ts';
+import { filesUnder } from '../helpers/files.ts';
+import { secretsInFiles } from '../helpers/secretLeaks.ts';
 import { lakeNightsSuite } from './lakeNightsSuite.ts';
 
 // The same nights into an Iceberg REST catalog (the Apache test server, a file:// warehouse), read back

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { filesUnder } from '../helpers/files.ts';
 import { createDataApiClient } from '../../activities/api/index.ts';
 import { PaginationLoopError, ResponseValidationError, RetryableApiError } from '../../activities/api/errors.ts';
 import { partitionId } from '../../activities/streams/partitionIds.ts';
@@ -322,12 +323,7 @@ describe('odd identifiers and paths', () => {
     // DuckLake names a partition's directory by its value, escaped (chain_id=..%2F..%2F..%2Fescape).
     const outDir = join(r.dir, 'nest', 'lake', 'data', 'main', 'evm_blocks');
     await exportLake(r.warehouse, allTables(), lakeOf({ dataDir: join(r.dir, 'nest') }), { tables: ['evm_blocks'], });
-    const files: string[] = [];
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk : (f: string) => files.push(f))(join(d, e.name));
-    };
-    walk(r.dir);
-    const parquet = files.filter((f) => f.endsWith('.parquet'));
+    const parquet = filesUnder(r.dir).filter((f) => f.endsWith('.parquet'));
     expect(parquet.length).toBeGreaterThan(0);
     for (const f of parquet) expect(relative(resolve(outDir), resolve(f)).startsWith('..')).toBe(false);
     expect(existsSync(join(r.dir, 'escape'))).toBe(false);

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesUnder } from '../helpers/files.ts';
 
 /**
  * The worker image without a Docker daemon: the Dockerfile's own COPY lists are read and replayed in
@@ -56,11 +57,8 @@ function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function filesUnder(base: string): string[] {
-  return readdirSync(base, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(base, join(e.parentPath, e.name)));
-}
+/** Every file under `base`, relative to it. */
+const relativeFilesUnder = (base: string): string[] => filesUnder(base).map((f) => relative(base, f));
 
 let build: ReturnType<typeof run>;
 
@@ -91,7 +89,7 @@ describe('worker image (the Dockerfile replayed without Docker)', () => {
   });
 
   it('holds no simulator code: no dist/tools, and only the CLI loader names tools/ (checked before it imports)', () => {
-    const files = filesUnder(join(appDir, 'dist'));
+    const files = relativeFilesUnder(join(appDir, 'dist'));
     expect(files).toContain(join('cli', 'main.js'));
     expect(files).toContain(join('worker', 'main.js'));
     expect(files.filter((f) => f.startsWith('tools/') || f.includes('blsTable'))).toEqual([]);

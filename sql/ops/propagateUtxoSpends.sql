@@ -4,18 +4,34 @@
 -- its own shape (generic X/C rows have creation_tx_hash): a PChainUtxo gains the consuming block
 -- (number only from a P-chain spend), a generic Utxo consumingTxTimestamp and the credentials (which
 -- only an X/C-chain spend carries). consuming_block_timestamp is the spend's time in both shapes.
+-- The emitted rows a consumed row of the batch spends are found once and kept by row id with the spend
+-- each takes and its partition: the marks and the update read them there. Finding them scans the
+-- columns this join reads over the whole stored table (a spend may consume a UTXO of any age); it
+-- ran twice, once per statement, before. A plain join: the key columns first and the rows then
+-- fetched by row id (storedRows.ts) cost 1.6-2.3x as much for a lookup by utxo_id alone, and so did
+-- a 64-bit key column beside it (bench/keyLookup.ts).
 -- The partitions of the rows the two updates change go to the next export (activities/warehouse/lakeKeys.ts):
 -- the emitted row's, and for pn_utxos both the stored row's and the one it takes from the spend (its
 -- block time may differ).
+CREATE OR REPLACE TEMP TABLE _glacier_spends AS
+SELECT e.rowid AS rid,
+       {lake_key:pn_transaction_utxos:e:network,blockchain_id:block_timestamp} AS k,
+       coalesce(c.consuming_tx_hash, c.tx_hash) AS consuming_tx_hash,
+       CASE WHEN e.creation_tx_hash IS NULL THEN c.consuming_block_number END AS consuming_block_number,
+       c.consuming_block_timestamp,
+       CASE WHEN e.creation_tx_hash IS NOT NULL THEN c.consuming_block_timestamp END AS consuming_tx_timestamp,
+       c.consumed_on_chain_id,
+       CASE WHEN e.creation_tx_hash IS NOT NULL THEN c.credentials END AS credentials
+FROM pn_transaction_utxos AS e, {stage} AS c
+WHERE c.direction = 'consumed'
+  AND e.direction = 'emitted'
+  AND e.network = c.network
+  AND e.utxo_id = c.utxo_id
+  AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash);
+
 INSERT OR REPLACE INTO _glacier_changed_partitions (table_name, partition_key, seq)
 SELECT table_name, k, nextval('_glacier_lake_seq') FROM (
-  SELECT DISTINCT 'pn_transaction_utxos' AS table_name, {lake_key:pn_transaction_utxos:e:network,blockchain_id:block_timestamp} AS k
-  FROM pn_transaction_utxos AS e, {stage} AS c
-  WHERE c.direction = 'consumed'
-    AND e.direction = 'emitted'
-    AND e.network = c.network
-    AND e.utxo_id = c.utxo_id
-    AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash)
+  SELECT DISTINCT 'pn_transaction_utxos' AS table_name, k FROM _glacier_spends
   UNION
   SELECT DISTINCT 'pn_utxos', unnest([{lake_key:pn_utxos:u:network,blockchain_id:block_timestamp}, {lake_key:pn_utxos:c:network,blockchain_id:block_timestamp}])
   FROM pn_utxos AS u, {stage} AS c
@@ -27,18 +43,16 @@ SELECT table_name, k, nextval('_glacier_lake_seq') FROM (
 );
 
 UPDATE pn_transaction_utxos AS e
-SET consuming_tx_hash = coalesce(c.consuming_tx_hash, c.tx_hash),
-    consuming_block_number = CASE WHEN e.creation_tx_hash IS NULL THEN c.consuming_block_number END,
-    consuming_block_timestamp = c.consuming_block_timestamp,
-    consuming_tx_timestamp = CASE WHEN e.creation_tx_hash IS NOT NULL THEN c.consuming_block_timestamp END,
-    consumed_on_chain_id = c.consumed_on_chain_id,
-    credentials = CASE WHEN e.creation_tx_hash IS NOT NULL THEN c.credentials END
-FROM {stage} AS c
-WHERE c.direction = 'consumed'
-  AND e.direction = 'emitted'
-  AND e.network = c.network
-  AND e.utxo_id = c.utxo_id
-  AND e.consuming_tx_hash IS DISTINCT FROM coalesce(c.consuming_tx_hash, c.tx_hash);
+SET consuming_tx_hash = x.consuming_tx_hash,
+    consuming_block_number = x.consuming_block_number,
+    consuming_block_timestamp = x.consuming_block_timestamp,
+    consuming_tx_timestamp = x.consuming_tx_timestamp,
+    consumed_on_chain_id = x.consumed_on_chain_id,
+    credentials = x.credentials
+FROM _glacier_spends AS x
+WHERE e.rowid = x.rid;
+
+DROP TABLE _glacier_spends;
 
 -- The same spends reach pn_utxos: a stored UTXO that a newly stored transaction consumes takes the
 -- transaction's copy of it (every field, its spend included), as pn.utxos's own spends walk would

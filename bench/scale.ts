@@ -13,7 +13,8 @@
  *   npm run bench:scale -- --memory-limit 256MB a setting under measure (default: the config's own)
  *   npm run bench:scale -- --keep               keep the data directories (printed)
  *   npm run bench:scale -- --trace              scrape the worker's /metrics every 2 s and print, per run, what
- *                                               its memory held at the highest RSS sampled (Node heap, external,
+ *                                               its memory held at the highest RSS sampled (Node heap reserved and
+ *                                               used, external,
  *                                               DuckDB's buffer by tag and its limit then)
  */
 import { spawn } from 'node:child_process';
@@ -152,7 +153,7 @@ function traceMemory(pid: number, port: number): { stop(): string | undefined } 
       const duck = [...peak.metrics].filter(([k]) => k.startsWith('glacier_duckdb_memory_bytes{')).sort((a, b) => b[1] - a[1]);
       const duckTotal = duck.reduce((n, [, v]) => n + v, 0);
       const top = duck.slice(0, 3).map(([k, v]) => `${/tag="([^"]*)"/.exec(k)?.[1]} ${mb(v)}`).join(', ');
-      return `RSS ${fmt(peak.rssKb / 1024)} MB: Node heap ${mb(peak.metrics.get('nodejs_heap_size_total_bytes'))}, external ${mb(peak.metrics.get('nodejs_external_memory_bytes'))}, DuckDB buffer ${mb(duckTotal)} of limit ${mb(peak.metrics.get('glacier_duckdb_memory_limit_bytes'))} (${top}), WAL ${mb(peak.metrics.get('glacier_duckdb_wal_bytes'))}`;
+      return `RSS ${fmt(peak.rssKb / 1024)} MB: Node heap ${mb(peak.metrics.get('nodejs_heap_size_total_bytes'))} (used ${mb(peak.metrics.get('nodejs_heap_size_used_bytes'))}), external ${mb(peak.metrics.get('nodejs_external_memory_bytes'))}, DuckDB buffer ${mb(duckTotal)} of limit ${mb(peak.metrics.get('glacier_duckdb_memory_limit_bytes'))} (${top}), WAL ${mb(peak.metrics.get('glacier_duckdb_wal_bytes'))}`;
     },
   };
 }

@@ -9,7 +9,8 @@
  *   64-bit key      a UBIGINT column beside the hash (md5_number_upper(utxo_id), which JavaScript
  *                   computes the same: the first 8 bytes of its MD5, little-endian), joined first,
  *                   then the rows fetched by row id and the string compared
- * on tables of pn_transaction_utxos' width at each history size. Prints CPU ms per lookup (best of
+ * on tables of pn_transaction_utxos' width at each history size, and the first two again for a
+ * statement that needs every column of the rows it finds ("wide"). Prints CPU ms per lookup (best of
  * `--rounds`) and the ratios; then the spends' statements as a commit runs them, the spent rows
  * found by each statement (before) against found once into a temporary table (SPENDS below).
  *
@@ -56,6 +57,13 @@ const LOOKUPS: Record<string, string> = {
     WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
   '64-bit key': `SELECT e.rid, e.block_timestamp, e.creation_tx_hash, c.tx_hash FROM (
       SELECT e.rowid AS rid, e.* FROM t AS e JOIN (SELECT e.rowid AS rid FROM t AS e SEMI JOIN s AS c ON c.direction = 'consumed' AND e.utxo_key = md5_number_upper(c.utxo_id)) AS r ON e.rowid = r.rid
+    ) AS e, s AS c
+    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+  // The same two ways when the statement needs every column of the rows found (keepUtxoSpends.sql, the derived UTXOs).
+  'wide: string': `SELECT e.* FROM t AS e, s AS c
+    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+  'wide: row id': `SELECT e.* FROM (
+      SELECT e.* FROM t AS e JOIN (SELECT e.rowid AS rid FROM t AS e SEMI JOIN s AS c ON c.direction = 'consumed' AND e.network = c.network AND e.utxo_id = c.utxo_id) AS r ON e.rowid = r.rid
     ) AS e, s AS c
     WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
 };

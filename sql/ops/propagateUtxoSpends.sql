@@ -8,8 +8,8 @@
 -- each takes and its partition: the marks and the update read them there. Finding them scans the
 -- columns this join reads over the whole stored table (a spend may consume a UTXO of any age); it
 -- ran twice, once per statement, before. A plain join: the key columns first and the rows then
--- fetched by row id (storedRows.ts) cost 1.6-2.3x as much for a lookup by utxo_id alone, and so did
--- a 64-bit key column beside it (bench/keyLookup.ts).
+-- fetched by row id (storedRows.ts) cost 1.8-2.2x as much for a lookup by utxo_id alone, and a 64-bit
+-- key column beside it 1.04-1.27x (bench/keyLookup.ts).
 -- The partitions of the rows the two updates change go to the next export (activities/warehouse/lakeKeys.ts):
 -- the emitted row's, and for pn_utxos both the stored row's and the one it takes from the spend (its
 -- block time may differ).

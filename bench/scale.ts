@@ -12,6 +12,7 @@
  *   npm run bench:scale -- --scales 1,10        only these
  *   npm run bench:scale -- --memory-limit 256MB a setting under measure (default: the config's own)
  *   npm run bench:scale -- --keep               keep the data directories (printed)
+ *   npm run bench:scale -- --worker-heap-mb 256  a setting under measure: the worker's V8 old-space limit
  *   npm run bench:scale -- --trace              scrape the worker's /metrics every 2 s and print, per run, what
  *                                               its memory held at the highest RSS sampled (Node heap reserved and
  *                                               used, external,
@@ -40,11 +41,15 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Where the worker's memory went: /metrics every 2 s, the breakdown at the RSS peak printed per run. */
     trace: { type: 'boolean', default: false },
+    /** A setting under measure: the worker process's V8 old-space limit (node --max-old-space-size), in MB. */
+    'worker-heap-mb': { type: 'string' },
   },
 });
 const SCALES = values.scales.split(',').map(Number);
 if (SCALES.some((s) => !Number.isFinite(s) || s <= 0)) throw new Error(`--scales ${values.scales}: expected positive numbers, e.g. 1,10,100`);
 const NIGHT_STEPS = Number(values['night-steps']);
+const WORKER_HEAP_MB = values['worker-heap-mb'] === undefined ? undefined : Number(values['worker-heap-mb']);
+if (WORKER_HEAP_MB !== undefined && !(Number.isInteger(WORKER_HEAP_MB) && WORKER_HEAP_MB >= 64)) throw new Error(`--worker-heap-mb ${values['worker-heap-mb']}: expected a whole number of MB, at least 64`);
 const BIN = fileURLToPath(new URL('../bin/glacier-etl.js', import.meta.url));
 
 export interface RunFigures {
@@ -79,7 +84,8 @@ interface WorkerProcess {
 }
 
 async function startWorker(configFile: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const worker = spawn(process.execPath, [BIN, '--config', configFile, 'worker'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const heap = WORKER_HEAP_MB === undefined ? [] : [`--max-old-space-size=${WORKER_HEAP_MB}`];
+  const worker = spawn(process.execPath, [...heap, BIN, '--config', configFile, 'worker'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const counts = { oom: 0, failed: 0 };
   await new Promise<void>((resolve) => {
@@ -213,7 +219,7 @@ const line = (label: string, f: RunFigures, totalRows: number) =>
 const state = tempDir('scale-temporal');
 const server = await new DevServer({ dataDir: state.dir, headless: true }).start();
 const results: { scale: number; backfill: RunFigures; night: RunFigures }[] = [];
-console.log(`bench:scale: worlds ${SCALES.map((s) => `${s}x`).join(', ')} of 'small' (evmBlocks, pnTxsPerChain scaled), every stream, default config${values['memory-limit'] ? ` but warehouse.memoryLimit ${values['memory-limit']}` : ''}; a night = ${NIGHT_STEPS} world steps`);
+console.log(`bench:scale: worlds ${SCALES.map((s) => `${s}x`).join(', ')} of 'small' (evmBlocks, pnTxsPerChain scaled), every stream, default config${values['memory-limit'] ? ` but warehouse.memoryLimit ${values['memory-limit']}` : ''}${values.threads ? `, warehouse.threads ${values.threads}` : ''}${WORKER_HEAP_MB ? `, the worker's V8 old space ${WORKER_HEAP_MB} MB` : ''}; a night = ${NIGHT_STEPS} world steps`);
 console.log(`${'run'.padEnd(18)} ${'rows'.padStart(10)} ${'wall s'.padStart(8)} ${'rows/s'.padStart(8)} ${'CPU µs/row'.padStart(10)} ${'peak MB'.padStart(8)} ${'B/row wh'.padStart(9)} ${'oom'.padStart(5)} ${'failed'.padStart(7)} ${'stopped'.padStart(8)} ${'req/min'.padStart(9)}`);
 try {
   for (const scale of SCALES) {

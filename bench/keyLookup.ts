@@ -16,12 +16,11 @@
  *
  *   npx tsx bench/keyLookup.ts [--rows 300000,3000000] [--batch 300] [--rounds 3]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_MEMORY_LIMIT } from '../activities/warehouse/warehouse.ts';
+import { tempDir } from './benchWorld.ts';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '300000,3000000' }, batch: { type: 'string', default: '300' }, rounds: { type: 'string', default: '3' } } });
 const sizes = values.rows.split(',').map(Number);
@@ -48,24 +47,27 @@ async function build(conn: DuckDBConnection, rows: number): Promise<void> {
   await conn.run('CHECKPOINT');
 }
 
+/** The stored emitted rows a consumed row of the batch spends (e: the table, c: the batch), as the spends' SQL selects them. */
+const SPENT = `WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`;
+
 const LOOKUPS: Record<string, string> = {
   string: `SELECT e.rowid AS rid, e.block_timestamp, e.creation_tx_hash, c.tx_hash FROM t AS e, s AS c
-    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+    ${SPENT}`,
   'string, row id': `SELECT e.rid, e.block_timestamp, e.creation_tx_hash, c.tx_hash FROM (
       SELECT e.rowid AS rid, e.* FROM t AS e JOIN (SELECT e.rowid AS rid FROM t AS e SEMI JOIN s AS c ON c.direction = 'consumed' AND e.network = c.network AND e.utxo_id = c.utxo_id) AS r ON e.rowid = r.rid
     ) AS e, s AS c
-    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+    ${SPENT}`,
   '64-bit key': `SELECT e.rid, e.block_timestamp, e.creation_tx_hash, c.tx_hash FROM (
       SELECT e.rowid AS rid, e.* FROM t AS e JOIN (SELECT e.rowid AS rid FROM t AS e SEMI JOIN s AS c ON c.direction = 'consumed' AND e.utxo_key = md5_number_upper(c.utxo_id)) AS r ON e.rowid = r.rid
     ) AS e, s AS c
-    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+    ${SPENT}`,
   // The same two ways when the statement needs every column of the rows found (keepUtxoSpends.sql, the derived UTXOs).
   'wide: string': `SELECT e.* FROM t AS e, s AS c
-    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+    ${SPENT}`,
   'wide: row id': `SELECT e.* FROM (
       SELECT e.* FROM t AS e JOIN (SELECT e.rowid AS rid FROM t AS e SEMI JOIN s AS c ON c.direction = 'consumed' AND e.network = c.network AND e.utxo_id = c.utxo_id) AS r ON e.rowid = r.rid
     ) AS e, s AS c
-    WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+    ${SPENT}`,
 };
 
 /**
@@ -76,40 +78,50 @@ const LOOKUPS: Record<string, string> = {
 const SPENDS = {
   before: [
     `CREATE OR REPLACE TEMP TABLE marks AS SELECT DISTINCT e.blockchain_id || '/' || CAST(e.block_timestamp // 86400 AS VARCHAR) AS k FROM t AS e, s AS c
-      WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+      ${SPENT}`,
     `UPDATE t AS e SET consuming_tx_hash = c.tx_hash, consuming_block_timestamp = c.consuming_block_timestamp, consuming_block_number = CASE WHEN e.creation_tx_hash IS NULL THEN 1 END FROM s AS c
-      WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+      ${SPENT}`,
   ],
   after: [
     `CREATE OR REPLACE TEMP TABLE spends AS SELECT e.rowid AS rid, e.blockchain_id || '/' || CAST(e.block_timestamp // 86400 AS VARCHAR) AS k, c.tx_hash, c.consuming_block_timestamp,
         CASE WHEN e.creation_tx_hash IS NULL THEN 1 END AS consuming_block_number FROM t AS e, s AS c
-      WHERE c.direction = 'consumed' AND e.direction = 'emitted' AND e.network = c.network AND e.utxo_id = c.utxo_id AND e.consuming_tx_hash IS DISTINCT FROM c.tx_hash`,
+      ${SPENT}`,
     'CREATE OR REPLACE TEMP TABLE marks AS SELECT DISTINCT k FROM spends',
     'UPDATE t AS e SET consuming_tx_hash = x.tx_hash, consuming_block_timestamp = x.consuming_block_timestamp, consuming_block_number = x.consuming_block_number FROM spends AS x WHERE e.rowid = x.rid',
   ],
 };
 const spends: [number, number[]][] = [];
 
+/** The least process CPU, in ms, that `fn` took over `rounds` calls (`around` runs outside the timing: a transaction begun, rolled back). */
+async function bestCpuMs(fn: () => Promise<void>, around?: { before(): Promise<unknown>; after(): Promise<unknown> }): Promise<number> {
+  let min = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    await around?.before();
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    await around?.after();
+    min = Math.min(min, (c.user + c.system) / 1000);
+  }
+  return min;
+}
+
 async function spendStatements(conn: DuckDBConnection): Promise<number[]> {
+  const rolledBack = { before: () => conn.run('BEGIN TRANSACTION'), after: () => conn.run('ROLLBACK') };
   const out: number[] = [];
   for (const statements of [SPENDS.before, SPENDS.after]) {
-    let min = Infinity;
-    for (let r = 0; r < rounds; r++) {
-      await conn.run('BEGIN TRANSACTION');
-      const c0 = process.cpuUsage();
-      for (const sql of statements) await conn.run(sql);
-      const c = process.cpuUsage(c0);
-      await conn.run('ROLLBACK');
-      min = Math.min(min, (c.user + c.system) / 1000);
-    }
-    out.push(min);
+    out.push(
+      await bestCpuMs(async () => {
+        for (const sql of statements) await conn.run(sql);
+      }, rolledBack),
+    );
   }
   return out;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'glacier-key-lookup-'));
+const dir = tempDir('key-lookup');
 try {
-  const instance = await DuckDBInstance.create(join(dir, 'lookup.duckdb'), { threads: '1', memory_limit: DEFAULT_MEMORY_LIMIT });
+  const instance = await DuckDBInstance.create(join(dir.dir, 'lookup.duckdb'), { threads: '1', memory_limit: DEFAULT_MEMORY_LIMIT });
   const conn = await instance.connect();
   console.log(`key lookups: a batch of ${batch} consumed UTXOs against each history (one thread, memory limit ${DEFAULT_MEMORY_LIMIT}); CPU ms per lookup, best of ${rounds}`);
   console.log(`${'stored rows'.padStart(12)} ${Object.keys(LOOKUPS).map((k) => k.padStart(16)).join('')}  matches`);
@@ -118,17 +130,13 @@ try {
     const best: number[] = [];
     let matches = -1;
     for (const sql of Object.values(LOOKUPS)) {
-      let min = Infinity;
-      for (let r = 0; r < rounds; r++) {
-        const c0 = process.cpuUsage();
-        const result = await conn.runAndReadAll(`SELECT count(*) AS n FROM (${sql})`);
-        const c = process.cpuUsage(c0);
-        min = Math.min(min, (c.user + c.system) / 1000);
-        const n = Number(result.getRowObjectsJS()[0].n);
-        if (matches >= 0 && n !== matches) throw new Error(`the lookups disagree: ${n} rows against ${matches}`);
-        matches = n;
-      }
-      best.push(min);
+      best.push(
+        await bestCpuMs(async () => {
+          const n = Number((await conn.runAndReadAll(`SELECT count(*) AS n FROM (${sql})`)).getRowObjectsJS()[0].n);
+          if (matches >= 0 && n !== matches) throw new Error(`the lookups disagree: ${n} rows against ${matches}`);
+          matches = n;
+        }),
+      );
     }
     console.log(`${rows.toLocaleString('en-US').padStart(12)} ${best.map((ms) => ms.toFixed(1).padStart(16)).join('')}  ${matches}`);
     console.log(`${''.padStart(12)} ${best.map((ms) => `${(ms / best[0]).toFixed(2)}x`.padStart(16)).join('')}`);
@@ -140,5 +148,5 @@ try {
   conn.closeSync();
   instance.closeSync();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  dir.remove();
 }

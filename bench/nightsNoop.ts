@@ -10,6 +10,7 @@
  *   GLACIER_ROOT=<another checkout, built> npx tsx bench/nightsNoop.ts   (the same nights on that code)
  *   NIGHTS_WORKER_PROF=<dir>: V8 CPU profile of the worker over the whole run, written there.
  *   NIGHTS_DUCKDB_THREADS=<n>: the worker's warehouse.threads.
+ *   NIGHTS_THREADS=1: the worker's CPU per thread over each phase.
  *   GLACIER_COMMIT_PROF=<file>: (NIGHTS_SPLIT=1) the sync phase's commits, statement time per kind and rows per table.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,7 +43,7 @@ function temporalPid(): number | undefined {
   return undefined;
 }
 
-type CommitProfile = { commits: number; batches: number; kinds: Record<string, { calls: number; wallMs: number; cpuMs: number }>; rows: Record<string, number> };
+type CommitProfile = { commits: number; batches: number; kinds: Record<string, { calls: number; wallMs: number; cpuMs: number; offMainMs?: number }>; rows: Record<string, number> };
 /** The worker's commit profile so far (GLACIER_COMMIT_PROF=<file>: activities/warehouse/commitProfile.ts), or undefined. */
 function commitProfile(): CommitProfile | undefined {
   const file = process.env.GLACIER_COMMIT_PROF;
@@ -56,14 +57,33 @@ function commitProfile(): CommitProfile | undefined {
 /** What the worker's commits did over one phase: commits, statements per kind (wall and process CPU), rows per table. */
 function printProfileDiff(a: CommitProfile, b: CommitProfile): void {
   console.log(`         commits ${b.commits - a.commits}, batches ${b.batches - a.batches}`);
-  console.log('         statement kind      calls   wall ms  process CPU ms');
+  console.log('         statement kind      calls   wall ms  process CPU ms  off-main CPU ms');
   for (const [kind, t] of Object.entries(b.kinds)) {
     const o = a.kinds[kind] ?? { calls: 0, wallMs: 0, cpuMs: 0 };
     if (t.calls === o.calls) continue;
-    console.log(`         ${kind.padEnd(18)}  ${String(t.calls - o.calls).padStart(5)}  ${String(t.wallMs - o.wallMs).padStart(8)}  ${String(t.cpuMs - o.cpuMs).padStart(14)}`);
+    console.log(`         ${kind.padEnd(18)}  ${String(t.calls - o.calls).padStart(5)}  ${String(t.wallMs - o.wallMs).padStart(8)}  ${String(t.cpuMs - o.cpuMs).padStart(14)}  ${String((t.offMainMs ?? 0) - (o.offMainMs ?? 0)).padStart(15)}`);
   }
   const rows = Object.entries(b.rows).map(([t, n]) => [t, n - (a.rows[t] ?? 0)] as const).filter(([, n]) => n > 0);
   console.log(`         rows: ${rows.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}`);
+}
+
+/** CPU ms of each of a process's threads (Linux schedstat), by thread id, with its name. */
+function threadTimes(pid: number): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(tid, { name: tid === String(pid) ? 'main' : name, ms: Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6 });
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+/** NIGHTS_THREADS=1: the worker's CPU over a phase per thread (the main thread, libuv's pool where DuckDB runs, V8's helpers, Temporal's core). */
+function printThreads(a: Map<string, { name: string; ms: number }>, b: Map<string, { name: string; ms: number }>): void {
+  const rows = [...b].map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (a.get(tid)?.ms ?? 0) })).filter((r) => r.ms >= 1).sort((x, y) => y.ms - x.ms);
+  console.log(`         threads (CPU ms): ${rows.map((r) => `${r.name}/${r.tid} ${Math.round(r.ms)}`).join(', ')}`);
 }
 
 const sim = await startBenchSimulator({ seed: 7, size: 'small', rateLimits: UNLIMITED });
@@ -112,10 +132,12 @@ try {
     /** One workflow on the running worker: its wall time and the worker's and server's CPU over it. */
     const timed = async <T>(type: string, id: string, args: unknown[]): Promise<{ value: T; wall: number; worker: number; server: number }> => {
       const [w0, s0] = cpu();
+      const th0 = threadTimes(worker.pid!);
       const t0 = performance.now();
       const value = (await client.workflow.execute(type, { taskQueue, workflowId: id, args })) as T;
       const wall = (performance.now() - t0) / 1000;
       const [w1, s1] = cpu();
+      if (process.env.NIGHTS_THREADS) printThreads(th0, threadTimes(worker.pid!));
       return { value, wall, worker: w1 - w0, server: s1 - s0 };
     };
     /** History events of a run and of the child workflows it started (their latest runs): what a night leaves in Temporal. */
@@ -148,8 +170,10 @@ try {
       const h = await historyEvents(`nights-noop-${night}`);
       line(night, 'sync', s, String(s.value.partitions.length), '-', `history: ${h.events} events, ${h.children} child workflows`);
       if (before) printProfileDiff(before, commitProfile()!);
+      const beforeExport = commitProfile();
       const e = await timed<{ files: number }>('exportWorkflow', `nights-noop-export-${night}`, [{}]);
       line(night, 'export', e, '-', String(e.value.files), '-');
+      if (beforeExport) printProfileDiff(beforeExport, commitProfile()!);
       const v = await timed<{ ok: boolean }[]>('verifyWorkflow', `nights-noop-verify-${night}`, [{ mode: 'changed' }]);
       line(night, 'verify', v, '-', '-', `${v.value.length} (${v.value.filter((f) => !f.ok).length} problems)`);
     }

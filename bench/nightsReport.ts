@@ -57,7 +57,8 @@ export interface NightsResults {
     /** The night whose scheduled run did not finish in time, and what its activities last failed on. */
     stalled?: { night: number; seconds: number; reasons: string[] };
   };
-  idle?: { partitions: number; night: NightFigures };
+  /** The median night by worker + server CPU, and every measured night's (absent in older results: one night). */
+  idle?: { partitions: number; night: NightFigures; nights?: number[] };
   scaling?: ScalingRow[];
   scalingFailures?: { scale: number; days: number; reason: string }[];
   doneWhen: DoneWhen[];

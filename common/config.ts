@@ -144,7 +144,7 @@ const icebergSchema = z.strictObject({
 const lakeSchema = z.discriminatedUnion('format', [ducklakeSchema, icebergSchema], { error: (issue) => (issue.code === 'invalid_union' ? 'expected ducklake (the default) or iceberg' : undefined) }).prefault({});
 
 /** Batches a sync sweep runs at once when the config does not say (sweepConcurrency). */
-export const SWEEP_CONCURRENCY = 16;
+export const SWEEP_CONCURRENCY = 64;
 
 export const pipelineConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),

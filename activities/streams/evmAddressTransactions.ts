@@ -32,4 +32,6 @@ export const evmAddressTransactions = defineStream({
   needsChainHeads: true,
   partitions: (config, plan) => blockRangePartitions('evm.address_transactions', config, 'addresses', plan),
   orderKey: (t) => (t.blockNumber == null ? null : Number(t.blockNumber)),
+  // With its block: a transaction a reorganization moved into another block at the same height is new.
+  identity: (t) => `${t.txHash}/${t.blockHash ?? ''}`,
 });

@@ -51,4 +51,6 @@ export const evmTokenTransfers = defineStream({
   needsChainHeads: true,
   partitions: (config, plan) => blockRangePartitions('evm.token_transfers', config, 'contracts', plan),
   orderKey: (t) => (t.blockNumber == null ? null : Number(t.blockNumber)),
+  // One entry per log and token id (the table's key), with its block (see evm.address_transactions).
+  identity: (t) => `${t.txHash}/${t.logIndex}/${nftOf(t)?.tokenId ?? ''}/${t.blockHash ?? ''}`,
 });

@@ -267,7 +267,7 @@ export function createSyncCore(deps: SyncCoreDeps): SyncCore {
           pending.cut.items += page.items;
         }
         walk = { ...walk, cursor: foldMarks(walk.cursor, page.newest, page.marks, stream.cursor) };
-        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor, mode === 'descending-until-known' ? page.keyed() : undefined);
+        const next = advanceWalk(mode, walk, page.orderKeys(), page.nextPageToken, page.identities(), stream.cursor, mode === 'descending-until-known' || mode === 'range' ? page.keyed() : undefined);
         walk = next.walk;
         if (next.complete) {
           await walker.return(undefined);

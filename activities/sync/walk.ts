@@ -16,7 +16,9 @@ export type { WalkCursor } from '../../common/activityTypes.ts';
  *   with StreamDef.identity also keeps which items at the top it read (topIds, then markIds beside
  *   hwm): the items at the mark that are stored, since keys such as timestamps repeat.
  * - range: cursor { from, maxSeen }. A walk lists [from, end); when it ends, the next walk starts at
- *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not).
+ *   the highest key seen (inclusive: overlap is harmless under upserts, a gap is not). A stream with
+ *   StreamDef.identity keeps which items at that key it read (topIds, then markIds beside next), so
+ *   the next walk does not write them again (storedPart).
  * - snapshot-merge / snapshot-replace: cursor { snapshotAt }. A run re-reads the whole list; a
  *   walk of an earlier run that never finished is abandoned, not mixed into this run's snapshot.
  *   snapshot-replace also counts the walk's committed rows and pages (walkRows, walkPages), so the
@@ -86,7 +88,8 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
       // A closed range (it had its end when its last walk began) walked to the end has nothing new: the chain is final below the head.
       if (input.mode === 'sync' && previous?.complete && prev.closed) return { kind: 'done' };
       const closed = input.partition.params.endBlock !== undefined || input.partition.params.endTimestamp !== undefined;
-      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn(defined({ from: input.mode === 'backfill' ? rangeStart : (prev.next ?? rangeStart), runId: input.runId, closed: closed || undefined })) } };
+      const resumes = input.mode !== 'backfill' && prev.next !== undefined;
+      return { kind: 'walk', walk: { pageToken: null, cursor: withOwn(defined({ from: resumes ? prev.next : rangeStart, markIds: resumes ? prev.markIds : undefined, runId: input.runId, closed: closed || undefined })) } };
     }
     case 'snapshot-merge':
     case 'snapshot-replace':
@@ -104,9 +107,13 @@ export function startWalk(mode: SyncMode, previous: CheckpointView | undefined, 
 
 /**
  * What earlier walks of the partition stored, for a page read with this cursor: the items a sync walk
- * leaves out of its batch (StoredPart). None for a backfill or a first walk (`full`, no mark), a
- * range walk (it starts at the last walk's end: only the items at that one key are read again) or a
+ * leaves out of its batch (StoredPart). None for a backfill or a first walk (`full`, no mark) or a
  * snapshot-replace walk (it re-reads the state on purpose).
+ * - range: a walk starts at the last walk's end, so only the items at that one key are read again;
+ *   those the cursor names (markIds: the last walk read them) are not written again. A quiet night
+ *   re-read one or two such items per partition and merged them: 6 rows of `evm_transactions`, 22 of
+ *   `evm_token_transfers`, the address sets' P-chain transactions with their UTXOs and links, about a
+ *   quarter of an idle night's statement time (bench/README.md, session 25).
  * - descending-until-known: the items below the high-water mark. Every complete walk stored its list
  *   from its top down to the previous mark, so below the mark is stored (the same claim that ends
  *   the walk there). An item AT the mark is written again unless the cursor names it (markIds): a
@@ -123,6 +130,7 @@ export function storedPart(mode: SyncMode, cursor: WalkCursor): StoredPart | und
     return cursor.markIds?.length ? { below: cursor.hwm, at: cursor.markIds } : { below: cursor.hwm };
   }
   if (mode === 'snapshot-merge') return cursor.known !== undefined ? { from: cursor.known } : undefined;
+  if (mode === 'range') return cursor.from !== undefined && cursor.markIds?.length ? { below: cursor.from, at: cursor.markIds } : undefined;
   return undefined;
 }
 
@@ -219,8 +227,14 @@ export function advanceWalk(
     }
     case 'range': {
       const maxSeen = maxOf(c.maxSeen, keys);
-      if (nextPageToken === undefined) return { complete: true, walk: { pageToken: null, cursor: defined({ next: Math.max(c.from ?? 0, maxSeen ?? -Infinity), runId: c.runId, closed: c.closed, stream: settled() }) } };
-      return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, maxSeen, page: (c.page ?? 0) + 1 } } };
+      const topIds = idsAt(maxSeen, c.maxSeen, c.topIds, keyed);
+      if (nextPageToken === undefined) {
+        const next = Math.max(c.from ?? 0, maxSeen ?? -Infinity);
+        // The items at `next` this walk read, and at `from` those the last walk stored, when `next` is `from`.
+        const markIds = maxSeen === next ? (next === c.from ? capped(union(c.markIds, topIds ?? [])) : topIds) : c.markIds;
+        return { complete: true, walk: { pageToken: null, cursor: defined({ next, markIds, runId: c.runId, closed: c.closed, stream: settled() }) } };
+      }
+      return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, maxSeen, topIds, page: (c.page ?? 0) + 1 }) } };
     }
     case 'snapshot-merge': {
       const newest = c.newest ?? ids[0];

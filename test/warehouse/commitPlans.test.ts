@@ -6,10 +6,11 @@ import { allTables } from '../../activities/streams/catalog.ts';
 import { ident } from '../../activities/warehouse/identifier.ts';
 import { tableMergeStatements } from '../../activities/warehouse/mergeSql.ts';
 import { stagingSqlType } from '../../activities/warehouse/stagingTypes.ts';
-import type { ColumnType, TableDef } from '../../activities/warehouse/tableDef.ts';
+import type { TableDef } from '../../activities/warehouse/tableDef.ts';
 import { closeUnseenSql, versionSql } from '../../activities/warehouse/versions.ts';
 import { openWarehouse, type Warehouse } from '../../activities/warehouse/warehouse.ts';
 import { wholeTableBuilds } from '../helpers/joinBuilds.ts';
+import { synthetic } from '../helpers/syntheticValues.ts';
 
 /*
  * A commit's memory is bounded by its batch, not by the history: no statement a commit runs builds
@@ -30,15 +31,6 @@ const split = (sql: string): string[] =>
     .split(/;\s*\n(?=(?:\s*--[^\n]*\n)*\s*(?:INSERT|UPDATE|DELETE|CREATE|DROP|WITH|SELECT)\b)/)
     .map((s) => s.trim())
     .filter((s) => s.replace(/^\s*--.*$/gm, '').trim().length > 0);
-
-/** A value of the column's type made from the row number `i` (distinct per row, so keys are unique). */
-function synthetic(type: ColumnType): string {
-  if (type === 'VARCHAR[]') return '[CAST(i AS VARCHAR)]';
-  if (type === 'JSON') return "to_json({'n': i})";
-  if (type === 'BOOLEAN') return 'i % 2 = 1';
-  if (type === 'VARCHAR') return "'v' || CAST(i AS VARCHAR)";
-  return `CAST(i AS ${type})`;
-}
 
 /**
  * Stored tables whose size follows the partitions, not the rows: the lake marks hold one row per

@@ -113,6 +113,30 @@ describe('range', () => {
     const open = advanceWalk('range', s.walk.cursor.closed ? { ...s.walk, cursor: { from: 1000, runId: 'r2' } } : s.walk, [1900], undefined);
     expect(startWalk('range', cp({ cursor: { ...open.walk.cursor } }), { ...closedInput, runId: 'r3' }, 1000).kind).toBe('walk');
   });
+
+  it('names the items it read at the key the next walk starts from, and that walk does not write them again', () => {
+    const s = startWalk('range', undefined, input(), 1000);
+    if (s.kind !== 'walk') throw new Error();
+    expect(storedPart('range', s.walk.cursor)).toBeUndefined();
+    const a = advanceWalk('range', s.walk, [1200, 1700], 't', [], undefined, [[1200, 'x'], [1700, 'a']]);
+    const b = advanceWalk('range', a.walk, [1700], undefined, [], undefined, [[1700, 'b']]);
+    expect(b).toEqual({ complete: true, walk: { pageToken: null, cursor: { next: 1700, markIds: ['a', 'b'], runId: 'r2' } } });
+    const night = startWalk('range', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3' }), 1000);
+    if (night.kind !== 'walk') throw new Error();
+    expect(night.walk.cursor).toEqual({ from: 1700, markIds: ['a', 'b'], runId: 'r3' });
+    // Items at 1700 the last walk read are stored; another item at 1700, and anything above, is new.
+    expect(storedPart('range', night.walk.cursor)).toEqual({ below: 1700, at: ['a', 'b'] });
+    // A night that finds nothing above the mark keeps its names, with any new item at that key.
+    const quiet = advanceWalk('range', night.walk, [1700], undefined, [], undefined, [[1700, 'c']]);
+    expect(quiet.walk.cursor).toEqual({ next: 1700, markIds: ['a', 'b', 'c'], runId: 'r3' });
+    const empty = advanceWalk('range', night.walk, [], undefined);
+    expect(empty.walk.cursor).toEqual({ next: 1700, markIds: ['a', 'b'], runId: 'r3' });
+    // A higher key names only its own items; a backfill starts without names.
+    const higher = advanceWalk('range', night.walk, [1700, 1800], undefined, [], undefined, [[1700, 'a'], [1800, 'd']]);
+    expect(higher.walk.cursor).toEqual({ next: 1800, markIds: ['d'], runId: 'r3' });
+    const backfill = startWalk('range', cp({ cursor: { ...b.walk.cursor } }), input({ runId: 'r3', mode: 'backfill' }), 1000);
+    expect(backfill.kind === 'walk' && backfill.walk.cursor).toEqual({ from: 1000, runId: 'r3' });
+  });
 });
 
 describe('snapshots', () => {

@@ -194,6 +194,16 @@ function idsAt(top: number | undefined, prevTop: number | undefined, prevIds: st
 const capped = (ids: string[]): string[] | undefined => (ids.length === 0 ? undefined : ids.slice(0, MARK_IDS));
 
 /**
+ * The identities a complete walk leaves at its new mark: every item at the top it read is stored once
+ * it completes (written by it, or stored before: the old mark's own items when the top is that key).
+ * A top below the new mark (or none) leaves the old mark's identities.
+ */
+function markIdsAt(mark: number, top: number | undefined, topIds: string[] | undefined, oldMark: number | undefined, oldIds: string[] | undefined): string[] | undefined {
+  if (top !== mark) return oldIds;
+  return top === oldMark ? capped(union(oldIds, topIds ?? [])) : topIds;
+}
+
+/**
  * The walk after one fetched page, and whether the walk is complete. `ids`: identities of the
  * page's items, in list order, and `keyed`: the walk-order key and identity of each item that has
  * both (only for streams with StreamDef.identity).
@@ -217,10 +227,7 @@ export function advanceWalk(
       const met = !c.full && c.hwm !== undefined && keys.some((k) => k < c.hwm!);
       if (met || nextPageToken === undefined) {
         const hwm = maxOf(c.hwm, walkTop === undefined ? [] : [walkTop]);
-        // Every item at the top this walk read is stored once it completes: written by it, or stored
-        // before (the mark's own items). A top below the old mark (or none) leaves the mark's ids.
-        let markIds = c.markIds;
-        if (walkTop !== undefined && walkTop === hwm) markIds = walkTop === c.hwm ? capped(union(c.markIds, topIds ?? [])) : topIds;
+        const markIds = hwm === undefined ? c.markIds : markIdsAt(hwm, walkTop, topIds, c.hwm, c.markIds);
         return { complete: true, walk: { pageToken: null, cursor: defined({ hwm, markIds, runId: c.runId, stream: settled() }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: { ...c, walkTop, topIds, page: (c.page ?? 0) + 1 } } };
@@ -230,8 +237,7 @@ export function advanceWalk(
       const topIds = idsAt(maxSeen, c.maxSeen, c.topIds, keyed);
       if (nextPageToken === undefined) {
         const next = Math.max(c.from ?? 0, maxSeen ?? -Infinity);
-        // The items at `next` this walk read, and at `from` those the last walk stored, when `next` is `from`.
-        const markIds = maxSeen === next ? (next === c.from ? capped(union(c.markIds, topIds ?? [])) : topIds) : c.markIds;
+        const markIds = markIdsAt(next, maxSeen, topIds, c.from, c.markIds);
         return { complete: true, walk: { pageToken: null, cursor: defined({ next, markIds, runId: c.runId, closed: c.closed, stream: settled() }) } };
       }
       return { complete: false, walk: { pageToken: nextPageToken, cursor: defined({ ...c, maxSeen, topIds, page: (c.page ?? 0) + 1 }) } };

@@ -233,7 +233,8 @@ async function runIdle(): Promise<NightsResults['idle']> {
       measured.push(n);
     }
     const byCpu = [...measured].sort((a, b) => a.cpu.worker + a.cpu.server - (b.cpu.worker + b.cpu.server));
-    return { partitions: byCpu[0].run.partitions, night: byCpu[Math.floor(byCpu.length / 2)], nights: measured.map((n) => n.cpu.worker + n.cpu.server) };
+    const median = byCpu[Math.floor(byCpu.length / 2)];
+    return { partitions: median.run.partitions, night: median, nights: measured.map((n) => n.cpu.worker + n.cpu.server) };
   } finally {
     await svc.stop();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });

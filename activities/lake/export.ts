@@ -233,7 +233,7 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
     } else {
       const filter = whole ? { where: 'true', params: [] } : partitionsFilter(t.def, values as (string | null)[][]);
       const files = whole ? undefined : lakePartitionsClause(t, values as (string | null)[][]);
-      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined, files));
+      changed = await profiled('export:diff', () => applyDiff(conn, lakeName(t), t, filter, options.shard !== undefined, lake.format === 'ducklake', files));
       if (!whole && changed.deleted + changed.inserted === 0) result.unchanged += own.length;
     }
     if (whole) result.fullTables!++;
@@ -320,7 +320,7 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
 }
 
 /** The rows `filter` selects made equal in the lake to the warehouse's (a shard's lake side: the rows it answers for). */
-async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
+async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, rowIds: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
   const groups = t.def.export.partitionBy.map(ident).join(', ');
   const scope = [
@@ -336,11 +336,23 @@ async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, fil
     const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
     return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
   }
-  // The marked partitions' lake rows read once; the lake is written only where they differ (a night mostly inserts).
-  await profiled(`export:read:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_rows AS ${L}`, filter.params));
-  await profiled(`export:gone:${t.def.name}`, () => conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_gone AS SELECT ${key} FROM (SELECT ${cols} FROM _glacier_lake_rows EXCEPT ${W})`, filter.params));
-  const gone = Number((await conn.runAndReadAll('SELECT count(*) AS n FROM _glacier_lake_gone')).getRowObjectsJS()[0].n);
-  const deleted = gone ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM _glacier_lake_gone)`, filter.params))).rowsChanged) : 0;
-  const inserted = Number((await profiled(`export:insert:${t.def.name}`, () => conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT SELECT ${cols} FROM _glacier_lake_rows`, filter.params))).rowsChanged);
+  // One pass over both sides, each row hashed whole (64 bits):
+  // a lake row without an equal warehouse row is gone or changed, a warehouse row without an equal
+  // lake row is new or changed. Only those are kept, the new ones with their columns, so the lake is
+  // written where they differ (a night mostly inserts) and its rows are read once.
+  const k = t.def.primaryKey.map((c, i) => ({ name: ident(c), alias: `_glacier_k${i}` }));
+  const lakeSide = `SELECT ${rowIds ? 'rowid AS _glacier_rowid, ' : ''}${k.map((c) => `${c.name} AS ${c.alias}`).join(', ')}, hash(${cols}) AS _glacier_h FROM ${name} WHERE ${where}`;
+  const warehouseSide = `SELECT *, hash(${cols}) AS _glacier_h FROM (${W})`;
+  const on = [...k.map((c) => `l.${c.alias} IS NOT DISTINCT FROM w.${c.name}`), 'l._glacier_h = w._glacier_h'].join(' AND ');
+  await profiled(`export:read:${t.def.name}`, () =>
+    conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_diff AS SELECT l.* EXCLUDE (_glacier_h), w.* EXCLUDE (_glacier_h), l._glacier_h IS NOT NULL AS _glacier_old, w._glacier_h IS NOT NULL AS _glacier_new
+      FROM (${lakeSide}) AS l FULL JOIN (${warehouseSide}) AS w ON ${on} WHERE l._glacier_h IS NULL OR w._glacier_h IS NULL`, filter.params),
+  );
+  const [counts] = (await conn.runAndReadAll('SELECT count(*) FILTER (_glacier_old) AS old, count(*) FILTER (_glacier_new) AS new FROM _glacier_lake_diff')).getRowObjectsJS();
+  const old = `SELECT ${rowIds ? '_glacier_rowid' : k.map((c) => c.alias).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
+  // DuckLake finds a row by its row id without reading the files' keys (a fifth of the CPU of a delete by key).
+  const deleteSql = rowIds ? `DELETE FROM ${name} WHERE rowid IN (${old})` : `DELETE FROM ${name} WHERE ${where} AND (${key}) IN (${old})`;
+  const deleted = Number(counts.old) ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(deleteSql, rowIds ? [] : filter.params))).rowsChanged) : 0;
+  const inserted = Number(counts.new) ? Number((await profiled(`export:insert:${t.def.name}`, () => conn.run(`INSERT INTO ${name} (${cols}) SELECT ${cols} FROM _glacier_lake_diff WHERE _glacier_new`))).rowsChanged) : 0;
   return { deleted, inserted };
 }

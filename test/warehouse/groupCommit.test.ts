@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMIT_MAX_CELLS, takeGroup } from '../../activities/warehouse/commitGroup.ts';
 import { concatUnique, openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
@@ -84,6 +86,35 @@ describe('group commit', () => {
     for (let i = 0; i < 8; i++) expect((await wh.readCheckpoint(`p${i}`))?.rows).toBe(i + 1);
     const stored = await wh.query("SELECT partition_id, rows FROM _glacier_checkpoints WHERE partition_id LIKE 'p%' ORDER BY partition_id");
     expect(stored.map((r) => Number(r.rows))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('holds no committed batch while the commit tasks of its group wait on the write queue', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const blocker = wh.withWriter(() => gate);
+    // Made in a function of their own, so that only the warehouse can keep the batches alive.
+    const submit = (from: number) => {
+      const { tables } = batch([block(from), block(from + 1)]);
+      return { ref: new WeakRef(tables[0].columns), done: wh.commitBatch(tables, checkpoint(`queued-${from}`, 2)) };
+    };
+    const first = submit(20);
+    // Queued between the first batch's commit task and the others': they wait behind it after the
+    // first task has committed every batch waiting then (one group).
+    let later!: () => void;
+    const held = wh.withWriter(() => new Promise<void>((resolve) => (later = resolve)));
+    const rest = [22, 24, 26, 28].map(submit);
+    release();
+    try {
+      await Promise.all([blocker, first.done, ...rest.map((r) => r.done)]);
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      expect(rest.map((r) => r.ref.deref() === undefined)).toEqual([true, true, true, true]);
+    } finally {
+      later();
+      await held;
+    }
   });
 
   it('a batch that fails the shared transaction fails alone; the others commit', async () => {

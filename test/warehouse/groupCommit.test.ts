@@ -103,12 +103,20 @@ describe('group commit', () => {
     // Queued between the first batch's commit task and the others': they wait behind it after the
     // first task has committed every batch waiting then (one group).
     let later!: () => void;
-    const held = wh.withWriter(() => new Promise<void>((resolve) => (later = resolve)));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const held = wh.withWriter(
+      () =>
+        new Promise<void>((resolve) => {
+          later = resolve;
+          started(); // the first task, which committed every batch, has ended
+        }),
+    );
     const rest = [22, 24, 26, 28].map(submit);
     release();
     try {
       await Promise.all([blocker, first.done, ...rest.map((r) => r.done)]);
-      await new Promise((resolve) => setImmediate(resolve));
+      await running;
       gc();
       expect(rest.map((r) => r.ref.deref() === undefined)).toEqual([true, true, true, true]);
     } finally {

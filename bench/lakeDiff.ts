@@ -6,8 +6,8 @@
  * thread, as the worker runs it), per round:
  *   - set difference (the export before the change): the lake's rows copied to a temporary table,
  *     `EXCEPT` each way, the gone rows' keys kept;
- *   - row hash (the export now, activities/lake/export.ts applyDiff): both sides hashed whole and
- *     joined on key and hash in one statement;
+ *   - row hash (the export now: activities/lake/export.ts lakeDiffSql, the statement applyDiff runs):
+ *     both sides hashed whole and joined on key and hash in one statement;
  *   - a delete of the same sampled lake rows by key (with the partition filter) and by DuckLake row id.
  *
  *   npm run bench:nights -- --skip-nights --skip-idle --scaling 100 --scaling-nights 1 --checks none --keep
@@ -16,7 +16,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attachLake } from '../activities/lake/lake.ts';
-import { lakeTable } from '../activities/lake/export.ts';
+import { lakeDiffSql, lakeTable } from '../activities/lake/export.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 import { ident, sqlString } from '../activities/warehouse/identifier.ts';
 import { lakeKeySql, partitionsFilter } from '../activities/warehouse/lakeKeys.ts';
@@ -64,12 +64,7 @@ const ways: Record<string, () => Promise<unknown>> = {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _g AS SELECT ${keys.join(', ')} FROM (SELECT ${cols} FROM _l EXCEPT ${W})`, filter.params);
     await conn.run(`CREATE OR REPLACE TEMP TABLE _n AS ${W} EXCEPT SELECT ${cols} FROM _l`, filter.params);
   },
-  'row hash': () =>
-    conn.run(
-      `CREATE OR REPLACE TEMP TABLE _d AS SELECT l.* EXCLUDE (_h), w.* EXCLUDE (_h) FROM (SELECT rowid AS _rid, ${keys.map((k, i) => `${k} AS _k${i}`).join(', ')}, hash(${cols}) AS _h FROM ${lake} WHERE ${where}) AS l
-       FULL JOIN (SELECT *, hash(${cols}) AS _h FROM (${W})) AS w ON ${keys.map((k, i) => `l._k${i} IS NOT DISTINCT FROM w.${k}`).join(' AND ')} AND l._h = w._h WHERE l._h IS NULL OR w._h IS NULL`,
-      filter.params,
-    ),
+  'row hash': () => conn.run(lakeDiffSql(lake, t, where, W, true), filter.params),
 };
 const sample = `CREATE OR REPLACE TEMP TABLE _s AS SELECT rowid AS _rid, ${keys.join(', ')} FROM ${lake} WHERE ${where} USING SAMPLE 50 ROWS`;
 const deletes: Record<string, () => Promise<unknown>> = {

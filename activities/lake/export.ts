@@ -319,6 +319,24 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
   return clauses.length ? clauses.join(' AND ') : undefined;
 }
 
+/**
+ * The statement that keeps in `_glacier_lake_diff` the rows where the lake table `name` (its rows
+ * `lakeWhere` selects) and the warehouse's `warehouseRows` differ. One pass over both sides, each row
+ * hashed whole (64 bits): a lake row without an equal warehouse row is gone or changed (kept as its
+ * key columns `_glacier_k<i>`, and its DuckLake row id with `rowIds`), a warehouse row without an
+ * equal lake row is new or changed (kept with its columns), so the lake is written only where they
+ * differ (a night mostly inserts) and its rows are read once. bench/lakeDiff.ts times it.
+ */
+export function lakeDiffSql(name: string, t: LakeTable, lakeWhere: string, warehouseRows: string, rowIds: boolean): string {
+  const cols = t.columns.map((c) => ident(c.name)).join(', ');
+  const k = t.def.primaryKey.map((c, i) => ({ name: ident(c), alias: `_glacier_k${i}` }));
+  const lakeSide = `SELECT ${rowIds ? 'rowid AS _glacier_rowid, ' : ''}${k.map((c) => `${c.name} AS ${c.alias}`).join(', ')}, hash(${cols}) AS _glacier_h FROM ${name} WHERE ${lakeWhere}`;
+  const warehouseSide = `SELECT *, hash(${cols}) AS _glacier_h FROM (${warehouseRows})`;
+  const on = [...k.map((c) => `l.${c.alias} IS NOT DISTINCT FROM w.${c.name}`), 'l._glacier_h = w._glacier_h'].join(' AND ');
+  return `CREATE OR REPLACE TEMP TABLE _glacier_lake_diff AS SELECT l.* EXCLUDE (_glacier_h), w.* EXCLUDE (_glacier_h), l._glacier_h IS NOT NULL AS _glacier_old, w._glacier_h IS NOT NULL AS _glacier_new
+    FROM (${lakeSide}) AS l FULL JOIN (${warehouseSide}) AS w ON ${on} WHERE l._glacier_h IS NULL OR w._glacier_h IS NULL`;
+}
+
 /** The rows `filter` selects made equal in the lake to the warehouse's (a shard's lake side: the rows it answers for). */
 async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, filter: { where: string; params: DuckDBValue[] }, shard: boolean, rowIds: boolean, files?: string): Promise<{ deleted: number; inserted: number }> {
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
@@ -336,20 +354,9 @@ async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, fil
     const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
     return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
   }
-  // One pass over both sides, each row hashed whole (64 bits):
-  // a lake row without an equal warehouse row is gone or changed, a warehouse row without an equal
-  // lake row is new or changed. Only those are kept, the new ones with their columns, so the lake is
-  // written where they differ (a night mostly inserts) and its rows are read once.
-  const k = t.def.primaryKey.map((c, i) => ({ name: ident(c), alias: `_glacier_k${i}` }));
-  const lakeSide = `SELECT ${rowIds ? 'rowid AS _glacier_rowid, ' : ''}${k.map((c) => `${c.name} AS ${c.alias}`).join(', ')}, hash(${cols}) AS _glacier_h FROM ${name} WHERE ${where}`;
-  const warehouseSide = `SELECT *, hash(${cols}) AS _glacier_h FROM (${W})`;
-  const on = [...k.map((c) => `l.${c.alias} IS NOT DISTINCT FROM w.${c.name}`), 'l._glacier_h = w._glacier_h'].join(' AND ');
-  await profiled(`export:read:${t.def.name}`, () =>
-    conn.run(`CREATE OR REPLACE TEMP TABLE _glacier_lake_diff AS SELECT l.* EXCLUDE (_glacier_h), w.* EXCLUDE (_glacier_h), l._glacier_h IS NOT NULL AS _glacier_old, w._glacier_h IS NOT NULL AS _glacier_new
-      FROM (${lakeSide}) AS l FULL JOIN (${warehouseSide}) AS w ON ${on} WHERE l._glacier_h IS NULL OR w._glacier_h IS NULL`, filter.params),
-  );
+  await profiled(`export:read:${t.def.name}`, () => conn.run(lakeDiffSql(name, t, where, W, rowIds), filter.params));
   const [counts] = (await conn.runAndReadAll('SELECT count(*) FILTER (_glacier_old) AS old, count(*) FILTER (_glacier_new) AS new FROM _glacier_lake_diff')).getRowObjectsJS();
-  const old = `SELECT ${rowIds ? '_glacier_rowid' : k.map((c) => c.alias).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
+  const old = `SELECT ${rowIds ? '_glacier_rowid' : t.def.primaryKey.map((_, i) => `_glacier_k${i}`).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
   // DuckLake finds a row by its row id without reading the files' keys (a fifth of the CPU of a delete by key).
   const deleteSql = rowIds ? `DELETE FROM ${name} WHERE rowid IN (${old})` : `DELETE FROM ${name} WHERE ${where} AND (${key}) IN (${old})`;
   const deleted = Number(counts.old) ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(deleteSql, rowIds ? [] : filter.params))).rowsChanged) : 0;

@@ -10,6 +10,7 @@ import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse
 import { firstLine } from './extensions.ts';
 import { attachLake, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
+import { repairTableBounds } from './tableBounds.ts';
 
 /**
  * The export: the partitions the warehouse's commits marked since the last export (lakeKeys.ts),
@@ -246,6 +247,9 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   await options.hook?.('before-commit');
   await profiled('export:commit', () => conn.run('COMMIT'));
   await options.hook?.('committed');
+  // DuckLake 1.5.5 can leave a column's table bounds narrower than its files' after a commit
+  // (tableBounds.ts); checked after every night, also one that changed nothing (a crash after the last commit).
+  if (lake.format === 'ducklake') await profiled('export:bounds', () => repairTableBounds(conn, alias));
   if (result.tables > 0 && lake.format === 'ducklake') {
     const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
     result.snapshot = Number(snap.id);

@@ -14,6 +14,6 @@ await attachLake(connection, JSON.parse(settings) as LakeSettings, { readOnly: t
 await connection.run(`ATTACH '${out.replaceAll("'", "''")}' AS copy`);
 await connection.run('BEGIN TRANSACTION');
 const tables = (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake' AND schema_name = 'main'")).getRowObjectsJS().map((r) => String(r.table_name));
-for (const t of tables) await connection.run(`CREATE TABLE copy.main."${t}" AS SELECT * FROM lake.main."${t}"`);
+for (const t of tables) await connection.run(`CREATE TABLE copy.main."${t}" AS SELECT * FROM lake.main."${t}" ORDER BY ALL`);
 await connection.run('COMMIT');
 process.stdout.write(`${JSON.stringify({ tables })}\n`);

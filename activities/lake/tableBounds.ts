@@ -1,0 +1,32 @@
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { sqlFile } from '../warehouse/sqlFile.ts';
+
+/**
+ * A DuckLake's table-level column bounds made to hold every live data file's again.
+ *
+ * Why: DuckLake 1.5.5 (the extension this project pins) forgets a column's table bounds when one
+ * commit writes a file whose values of that column are all NULL (a P-chain partition of
+ * `pn_transaction_utxos.consuming_tx_timestamp`), and the next commit that writes values sets them to
+ * that commit's values alone. DuckDB's planner trusts them: a filter outside them is answered with no
+ * rows (`WHERE consuming_tx_timestamp < ...` read 0 rows of 8,089) and an ORDER BY or GROUP BY packs
+ * the column's values relative to the stored minimum, so older values come back off by 2^32. Later
+ * DuckLake releases keep the bounds unknown instead (duckdb/ducklake#1411).
+ *
+ * So after each commit of the lake the export widens, in the metadata catalog, every bound narrower
+ * than its files' (sql/lake/tableBoundsToRepair.sql), each row updated only if it is still what was
+ * read (another writer's commit since then keeps its own). A reader that plans a query between the
+ * night's commit and this update sees the bounds DuckLake wrote; the next export repairs what a crash
+ * in between left. Returns the column bounds it changed.
+ */
+export async function repairTableBounds(conn: DuckDBConnection, alias: string): Promise<number> {
+  const meta = `__ducklake_metadata_${alias}`;
+  const rows = (await conn.runAndReadAll(sqlFile('lake/tableBoundsToRepair.sql').replaceAll('{meta}', meta))).getRowObjectsJS();
+  let changed = 0;
+  for (const r of rows) {
+    const same = (column: string, n: number) => `${column} IS NOT DISTINCT FROM $${n}`;
+    const params: DuckDBValue[] = [r.new_min as DuckDBValue, r.new_max as DuckDBValue, Boolean(r.new_null), r.table_id as DuckDBValue, r.column_id as DuckDBValue, r.old_min as DuckDBValue, r.old_max as DuckDBValue];
+    const result = await conn.run(`UPDATE ${meta}.ducklake_table_column_stats SET min_value = $1, max_value = $2, contains_null = $3 WHERE table_id = $4 AND column_id = $5 AND ${same('min_value', 6)} AND ${same('max_value', 7)}`, params);
+    changed += Number(result.rowsChanged);
+  }
+  return changed;
+}

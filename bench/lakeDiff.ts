@@ -6,8 +6,9 @@
  * thread, as the worker runs it), per round:
  *   - set difference (the export before the change): the lake's rows copied to a temporary table,
  *     `EXCEPT` each way, the gone rows' keys kept;
- *   - row hash (the export now: activities/lake/export.ts lakeDiffSql, the statement applyDiff runs):
- *     both sides hashed whole and joined on key and hash in one statement;
+ *   - row hash (the export now: activities/lake/export.ts lakeDiffSql, the statement applyDiff runs;
+ *     the lake side reads the hash the export stored with each row, ROW_HASH):
+ *     the warehouse rows hashed, both joined on key and hash in one statement;
  *   - a delete of the same sampled lake rows by key (with the partition filter) and by DuckLake row id.
  *
  *   npm run bench:nights -- --skip-nights --skip-idle --scaling 100 --scaling-nights 1 --checks none --keep
@@ -47,7 +48,7 @@ const where = `${filter.where} AND month IN (${months.map(sqlString).join(', ')}
 const lake = `${alias}.main.${table}`;
 const cols = t.columns.map((c) => ident(c.name)).join(', ');
 const keys = def.primaryKey.map(ident);
-const W = `SELECT ${t.select} FROM ${table} WHERE ${filter.where}`;
+const W = t.rows(filter.where);
 const [{ rows }] = await read(`SELECT count(*) AS rows FROM (${W})`, filter.params);
 console.log(`${def.name}: ${marks.length} marked partitions (${new Set(marks.map((k) => k.at(-1))).size} days in ${months.length} months), ${rows} warehouse rows in them`);
 

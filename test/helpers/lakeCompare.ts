@@ -37,7 +37,7 @@ export async function lakeDifferences(warehouse: Warehouse, copyFile: string, op
     const n = async (sql: string) => Number((await conn.runAndReadAll(sql)).getRowObjectsJS()[0].n);
     for (const def of lakeTables(allTables())) {
       const t = lakeTable(def, options.format);
-      const w = `SELECT * FROM (${[options.warehouseFile ? 'wh_then.main.' : '', ...(options.others ?? []).map((_, i) => `wh_other${i}.main.`)].map((db) => `SELECT ${t.select} FROM ${db}"${def.name}"`).join(' UNION ALL ')})`;
+      const w = `SELECT * FROM (${[options.warehouseFile ? 'wh_then.main.' : '', ...(options.others ?? []).map((_, i) => `wh_other${i}.main.`)].map((db) => t.rows('true', `${db}"${def.name}"`)).join(' UNION ALL ')})`;
       const rows = await n(`SELECT count(*) AS n FROM (${w})`);
       if (!copied.has(def.name)) {
         out[def.name] = { missing: rows, extra: 0, rows };

@@ -147,7 +147,9 @@ export class NightService {
   private async startWorker(): Promise<void> {
     // NIGHTS_WORKER_PROF=<dir>: a V8 CPU profile of each worker it starts, written there when the worker stops.
     const prof = process.env.NIGHTS_WORKER_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.NIGHTS_WORKER_PROF] : [];
-    const worker = spawn(process.execPath, [...prof, GLACIER_BIN, '--config', this.configFile, 'worker'], { cwd: ROOT, env: { ...this.env(), LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // NIGHTS_WORKER_METRICS_PORT: the worker serves /metrics there (its heap, DuckDB's buffer) for a sampler beside the run.
+    const metrics = process.env.NIGHTS_WORKER_METRICS_PORT ? { GLACIER_METRICS_PORT: process.env.NIGHTS_WORKER_METRICS_PORT } : {};
+    const worker = spawn(process.execPath, [...prof, GLACIER_BIN, '--config', this.configFile, 'worker'], { cwd: ROOT, env: { ...this.env(), LOG_LEVEL: 'info', ...metrics }, stdio: ['ignore', 'ignore', 'pipe'] });
     this.worker = worker;
     this.workerExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     await new Promise<void>((resolve, reject) => {

@@ -338,6 +338,9 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
   return clauses.length ? clauses.join(' AND ') : undefined;
 }
 
+/** The name in `_glacier_lake_diff` of a lake row's i-th primary key column. */
+const keyAlias = (i: number) => `_glacier_k${i}`;
+
 /**
  * The statement that keeps in `_glacier_lake_diff` the rows where the lake table `name` (its rows
  * `lakeWhere` selects) and the warehouse's `warehouseRows` (t.rows) differ. One pass over both sides,
@@ -349,7 +352,7 @@ function lakePartitionsClause(t: LakeTable, partitions: (string | null)[][]): st
  * bench/lakeDiff.ts times it.
  */
 export function lakeDiffSql(name: string, t: LakeTable, lakeWhere: string, warehouseRows: string, rowIds: boolean): string {
-  const k = t.def.primaryKey.map((c, i) => ({ name: ident(c), alias: `_glacier_k${i}` }));
+  const k = t.def.primaryKey.map((c, i) => ({ name: ident(c), alias: keyAlias(i) }));
   const lakeSide = `SELECT ${rowIds ? 'rowid AS _glacier_rowid, ' : ''}${k.map((c) => `${c.name} AS ${c.alias}`).join(', ')}, ${ROW_HASH} AS _glacier_h, true AS _glacier_l FROM ${name} WHERE ${lakeWhere}`;
   const on = [...k.map((c) => `l.${c.alias} IS NOT DISTINCT FROM w.${c.name}`), `l._glacier_h = w.${ROW_HASH}`].join(' AND ');
   return `CREATE OR REPLACE TEMP TABLE _glacier_lake_diff AS SELECT l.* EXCLUDE (_glacier_h, _glacier_l), w.*, l._glacier_l IS NOT NULL AS _glacier_old, w.${ROW_HASH} IS NOT NULL AS _glacier_new
@@ -375,7 +378,7 @@ async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, fil
   }
   await profiled(`export:read:${t.def.name}`, () => conn.run(lakeDiffSql(name, t, where, W, rowIds), filter.params));
   const [counts] = (await conn.runAndReadAll('SELECT count(*) FILTER (_glacier_old) AS old, count(*) FILTER (_glacier_new) AS new FROM _glacier_lake_diff')).getRowObjectsJS();
-  const old = `SELECT ${rowIds ? '_glacier_rowid' : t.def.primaryKey.map((_, i) => `_glacier_k${i}`).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
+  const old = `SELECT ${rowIds ? '_glacier_rowid' : t.def.primaryKey.map((_, i) => keyAlias(i)).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
   // DuckLake finds a row by its row id without reading the files' keys (a fifth of the CPU of a delete by key).
   const deleteSql = rowIds ? `DELETE FROM ${name} WHERE rowid IN (${old})` : `DELETE FROM ${name} WHERE ${where} AND (${key}) IN (${old})`;
   const deleted = Number(counts.old) ? Number((await profiled(`export:delete:${t.def.name}`, () => conn.run(deleteSql, rowIds ? [] : filter.params))).rowsChanged) : 0;

@@ -21,12 +21,13 @@ import { sqlFile } from '../warehouse/sqlFile.ts';
 export async function repairTableBounds(conn: DuckDBConnection, alias: string): Promise<number> {
   const meta = `__ducklake_metadata_${alias}`;
   const rows = (await conn.runAndReadAll(sqlFile('lake/tableBoundsToRepair.sql').replaceAll('{meta}', meta))).getRowObjectsJS();
+  // Compare-and-set: the row is updated only while its bounds are still the ones read.
+  const update = `UPDATE ${meta}.ducklake_table_column_stats SET min_value = $1, max_value = $2, contains_null = $3
+    WHERE table_id = $4 AND column_id = $5 AND min_value IS NOT DISTINCT FROM $6 AND max_value IS NOT DISTINCT FROM $7`;
   let changed = 0;
   for (const r of rows) {
-    const same = (column: string, n: number) => `${column} IS NOT DISTINCT FROM $${n}`;
-    const params: DuckDBValue[] = [r.new_min as DuckDBValue, r.new_max as DuckDBValue, Boolean(r.new_null), r.table_id as DuckDBValue, r.column_id as DuckDBValue, r.old_min as DuckDBValue, r.old_max as DuckDBValue];
-    const result = await conn.run(`UPDATE ${meta}.ducklake_table_column_stats SET min_value = $1, max_value = $2, contains_null = $3 WHERE table_id = $4 AND column_id = $5 AND ${same('min_value', 6)} AND ${same('max_value', 7)}`, params);
-    changed += Number(result.rowsChanged);
+    const params = [r.new_min, r.new_max, Boolean(r.new_null), r.table_id, r.column_id, r.old_min, r.old_max] as DuckDBValue[];
+    changed += Number((await conn.run(update, params)).rowsChanged);
   }
   return changed;
 }

@@ -9,6 +9,7 @@
  *   - row hash (the export now: activities/lake/export.ts lakeDiffSql, the statement applyDiff runs;
  *     the lake side reads the hash the export stored with each row, ROW_HASH):
  *     the warehouse rows hashed, both joined on key and hash in one statement;
+ *   - the lake side alone, its rows' hashes computed from every column against read as stored;
  *   - a delete of the same sampled lake rows by key (with the partition filter) and by DuckLake row id.
  *
  *   npm run bench:nights -- --skip-nights --skip-idle --scaling 100 --scaling-nights 1 --checks none --keep
@@ -17,7 +18,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attachLake } from '../activities/lake/lake.ts';
-import { lakeDiffSql, lakeTable } from '../activities/lake/export.ts';
+import { lakeDiffSql, lakeTable, ROW_HASH } from '../activities/lake/export.ts';
 import { allTables } from '../activities/streams/catalog.ts';
 import { ident, sqlString } from '../activities/warehouse/identifier.ts';
 import { lakeKeySql, partitionsFilter } from '../activities/warehouse/lakeKeys.ts';
@@ -48,6 +49,7 @@ const where = `${filter.where} AND month IN (${months.map(sqlString).join(', ')}
 const lake = `${alias}.main.${table}`;
 const cols = t.columns.map((c) => ident(c.name)).join(', ');
 const keys = def.primaryKey.map(ident);
+const dataCols = t.columns.filter((c) => c.name !== ROW_HASH).map((c) => ident(c.name)).join(', ');
 const W = t.rows(filter.where);
 const [{ rows }] = await read(`SELECT count(*) AS rows FROM (${W})`, filter.params);
 console.log(`${def.name}: ${marks.length} marked partitions (${new Set(marks.map((k) => k.at(-1))).size} days in ${months.length} months), ${rows} warehouse rows in them`);
@@ -66,6 +68,9 @@ const ways: Record<string, () => Promise<unknown>> = {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _n AS ${W} EXCEPT SELECT ${cols} FROM _l`, filter.params);
   },
   'row hash': () => conn.run(lakeDiffSql(lake, t, where, W, true), filter.params),
+  // The lake side alone: each row's hash computed from its columns (the diff before ROW_HASH) or read as stored.
+  'lake, hash computed': () => conn.run(`CREATE OR REPLACE TEMP TABLE _h AS SELECT rowid, ${keys.join(', ')}, hash(${dataCols}) AS h FROM ${lake} WHERE ${where}`, filter.params),
+  'lake, hash stored': () => conn.run(`CREATE OR REPLACE TEMP TABLE _h AS SELECT rowid, ${keys.join(', ')}, ${ROW_HASH} AS h FROM ${lake} WHERE ${where}`, filter.params),
 };
 const sample = `CREATE OR REPLACE TEMP TABLE _s AS SELECT rowid AS _rid, ${keys.join(', ')} FROM ${lake} WHERE ${where} USING SAMPLE 50 ROWS`;
 const deletes: Record<string, () => Promise<unknown>> = {

@@ -92,7 +92,7 @@ export interface LakeTable {
  * The lake's last column in every table: DuckDB's 64-bit `hash` of the row's other lake columns, as
  * the export wrote it. The export compares it with the warehouse row's to find what changed, so it
  * reads from the lake only the keys, this and the partition filter's columns, not every column
- * (`pn_transaction_utxos`' marked partitions at 100x history: 25-31 CPU ms against 60-70).
+ * (`pn_transaction_utxos`' marked partitions at 100x history: 35-37 CPU ms against 68-72, bench/lakeDiff.ts).
  */
 export const ROW_HASH = '_glacier_hash';
 

@@ -8,7 +8,7 @@ import { sqlFile } from '../warehouse/sqlFile.ts';
  * commit writes a file whose values of that column are all NULL (a P-chain partition of
  * `pn_transaction_utxos.consuming_tx_timestamp`), and the next commit that writes values sets them to
  * that commit's values alone. DuckDB's planner trusts them: a filter outside them is answered with no
- * rows (`WHERE consuming_tx_timestamp < ...` read 0 rows of 8,089) and an ORDER BY or GROUP BY packs
+ * rows (`consuming_tx_timestamp` below its median read 0 of 4,137: bench/lakeBounds.ts) and an ORDER BY or GROUP BY packs
  * the column's values relative to the stored minimum, so older values come back off by 2^32. Later
  * DuckLake releases keep the bounds unknown instead (duckdb/ducklake#1411).
  *

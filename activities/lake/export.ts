@@ -10,45 +10,33 @@ import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse
 import { firstLine } from './extensions.ts';
 import { attachLake, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
-import { repairTableBounds } from './tableBounds.ts';
+import { clearTableBounds } from './tableBounds.ts';
 
 /**
  * The export: the partitions the warehouse's commits marked since the last export (lakeKeys.ts),
- * applied to the lake in ONE DuckLake transaction: per table, the lake rows that are not warehouse
- * rows deleted by key, the warehouse rows the lake lacks inserted. A reader sees the whole night or
- * none of it, each night is a snapshot, and running it again changes nothing, so the next export
- * repairs any crash. A table the lake lacks, or whose recorded layout differs, is compared whole.
+ * made equal to the warehouse's rows in ONE lake transaction, so a reader sees the whole night or
+ * none of it, each night is a snapshot, and running it again changes nothing (the next export
+ * repairs any crash). A table the lake lacks, or whose recorded layout differs, is compared whole.
  * Shards write their own partitions of the same tables; a commit that meets another's is retried.
- * Columns: the warehouse's (HUGEINT as DECIMAL(38,0); Iceberg, which has no unsigned integers and no
- * JSON, takes UBIGINT as DECIMAL(20,0) and JSON as VARCHAR) plus `month` on dated tables, partitioned
- * by partition columns and month (docs/nights.md, The lake).
- * Iceberg (a REST catalog) runs the same statements; its tables are created and altered before the
- * night's transaction, each its own commit (DuckDB 1.5.5 cannot create an Iceberg table and write it
- * in one transaction on a file:// warehouse), and the catalog's 409 replays the night. Commit message,
- * snapshot number, file count and upkeep are DuckLake's; Iceberg's upkeep is the catalog's (docs/nights.md).
+ * Iceberg runs the same statements, its tables made before the night's transaction. The lake's
+ * columns, partitions, upkeep and Iceberg's differences: docs/nights.md, The lake.
  */
 
 export interface ExportResult {
-  /** Data files the night's snapshot added. */
+  /** Data files the night's snapshot added, tables it changed, marked partitions the lake already held as they are. */
   files: number;
-  /** Tables the snapshot changed. */
   tables: number;
-  /** Marked partitions whose rows the lake already held as they are. */
   unchanged: number;
-  /** Lake rows deleted (changed or gone) and rows inserted. */
+  /** Lake rows deleted (changed or gone) and inserted; tables compared whole instead of by their marks. */
   deleted: number;
   inserted?: number;
-  /** Tables compared or built whole instead of by their marks. */
   fullTables?: number;
-  /** The lake snapshot that holds the night (absent when nothing changed). */
+  /** The lake snapshot of the night (absent when nothing changed); the upkeep merged files, or failed (the next export runs it again). */
   snapshot?: number;
-  /** The upkeep before the night failed (the night was exported; the next export runs it again). */
-  upkeepError?: string;
-  /** The upkeep merged small files (maintenance.ts). */
   merged?: boolean;
-  /** Attempts the night took (more than one when another writer's commit met it). */
+  upkeepError?: string;
+  /** Attempts the night took (another writer's commit met it); Iceberg rows a checking pass wrote again (checkIceberg). */
   attempts?: number;
-  /** Iceberg: rows a checking pass wrote again because the catalog had not kept them (checkIceberg). */
   repaired?: number;
 }
 
@@ -199,12 +187,9 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
 const reattach = (conn: DuckDBConnection, alias: string, lake: LakeSettings) => conn.run(`DETACH ${alias}`).then(() => attachLake(conn, lake, { alias }));
 
 /**
- * An Iceberg night, checked: another pass on a fresh attach must find nothing to change. A catalog
- * whose multi-table commit does not detect a concurrent one answers 200 and drops a table's changes:
- * the Apache reference REST server validates each table's requirements, then commits through
- * Iceberg's own retry, which re-applies nothing after another writer's commit ("Nothing to commit"
- * in its log; two shards lost one's rows of a table both write in 3 of 4 runs). A pass that changed
- * rows is checked again, at most ATTEMPTS times; the rows it wrote are counted in `repaired`.
+ * An Iceberg night, checked: another pass on a fresh attach must find nothing to change, at most
+ * ATTEMPTS times. The Apache reference REST server answers 200 to a multi-table commit that met
+ * another writer's and keeps nothing of a table both wrote (3 of 4 runs of two shards; docs/nights.md).
  */
 async function checkIceberg(result: ExportResult, lake: LakeSettings, freshPass: () => Promise<ExportResult>): Promise<void> {
   for (let last = result, checks = 0; last.deleted + last.inserted! > 0; checks++) {
@@ -262,9 +247,8 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
   await options.hook?.('before-commit');
   await profiled('export:commit', () => conn.run('COMMIT'));
   await options.hook?.('committed');
-  // DuckLake 1.5.5 can leave a column's table bounds narrower than its files' after a commit
-  // (tableBounds.ts); checked after every night, also one that changed nothing (a crash after the last commit).
-  if (lake.format === 'ducklake') await profiled('export:bounds', () => repairTableBounds(conn, alias));
+  // After every night, also one that changed nothing (a crash after the last commit): tableBounds.ts.
+  if (lake.format === 'ducklake') await profiled('export:bounds', () => clearTableBounds(conn, alias));
   if (result.tables > 0 && lake.format === 'ducklake') {
     const [snap] = await read(`SELECT max(snapshot_id) AS id FROM ${alias}.snapshots()`);
     result.snapshot = Number(snap.id);
@@ -278,14 +262,10 @@ async function applyNight(conn: DuckDBConnection, alias: string, tables: LakeTab
 async function ensureTables(conn: DuckDBConnection, alias: string, tables: LakeTable[], lake: LakeSettings): Promise<Set<string>> {
   const schema = lakeNamespace(lake);
   const existing = new Map<string, Map<string, string>>();
-  const columns = (name: string) => existing.get(name) ?? existing.set(name, new Map()).get(name)!;
-  if (lake.format === 'ducklake') {
-    for (const r of (await conn.runAndReadAll(`SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS()) columns(String(r.table_name)).set(String(r.column_name), String(r.data_type));
-  } else {
-    // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
-    for (const r of (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS()) {
-      for (const c of (await conn.runAndReadAll(`DESCRIBE ${alias}.${schema}.${ident(String(r.table_name))}`)).getRowObjectsJS()) columns(String(r.table_name)).set(String(c.column_name), String(c.column_type));
-    }
+  // DESCRIBE, not duckdb_columns(): that lists an Iceberg table not yet read as one column `__` UNKNOWN.
+  for (const r of (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = '${schema}'`)).getRowObjectsJS()) {
+    const described = (await conn.runAndReadAll(`DESCRIBE ${alias}.${schema}.${ident(String(r.table_name))}`)).getRowObjectsJS();
+    existing.set(String(r.table_name), new Map(described.map((c) => [String(c.column_name), String(c.column_type)])));
   }
   const created = new Set<string>();
   let raced = false;
@@ -369,14 +349,8 @@ async function applyDiff(conn: DuckDBConnection, name: string, t: LakeTable, fil
     ...(files ? [files] : []),
   ];
   const where = [filter.where, ...scope].join(' AND ');
-  const W = t.rows(filter.where);
-  const L = `SELECT ${cols} FROM ${name} WHERE ${where}`;
   const key = t.def.primaryKey.map(ident).join(', ');
-  if (filter.where === 'true') {
-    const deleted = Number((await conn.run(`DELETE FROM ${name} WHERE ${where} AND (${key}) IN (SELECT ${key} FROM (${L} EXCEPT ${W}))`, filter.params)).rowsChanged);
-    return { deleted, inserted: Number((await conn.run(`INSERT INTO ${name} (${cols}) ${W} EXCEPT ${L}`, filter.params)).rowsChanged) };
-  }
-  await profiled(`export:read:${t.def.name}`, () => conn.run(lakeDiffSql(name, t, where, W, rowIds), filter.params));
+  await profiled(`export:read:${t.def.name}`, () => conn.run(lakeDiffSql(name, t, where, t.rows(filter.where), rowIds), filter.params));
   const [counts] = (await conn.runAndReadAll('SELECT count(*) FILTER (_glacier_old) AS old, count(*) FILTER (_glacier_new) AS new FROM _glacier_lake_diff')).getRowObjectsJS();
   const old = `SELECT ${rowIds ? '_glacier_rowid' : t.def.primaryKey.map((_, i) => keyAlias(i)).join(', ')} FROM _glacier_lake_diff WHERE _glacier_old`;
   // DuckLake finds a row by its row id without reading the files' keys (a fifth of the CPU of a delete by key).

@@ -5,11 +5,10 @@ import { sqlString } from '../warehouse/identifier.ts';
 import { firstLine, loadExtensions, type LakeExtension } from './extensions.ts';
 
 /**
- * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path),
- * attached to a DuckDB connection through the `ducklake` extension, or Iceberg tables behind a REST
- * catalog, through the `iceberg` extension. The export attaches it to the warehouse's own instance
- * while it runs (warehouse reads and lake writes in one DuckDB process), `glacier-etl sql` and
- * analysts to theirs. Config `lake` (common/config.ts); defaults resolved by worker/paths.ts lakeOf.
+ * The lake analysts read: a DuckLake (a catalog database and Parquet files under a data path) or
+ * Iceberg tables behind a REST catalog, attached to a DuckDB connection through their extensions: the
+ * export's to the warehouse's own instance, `glacier-etl sql`'s and analysts' to theirs. Config `lake`
+ * (common/config.ts); defaults resolved by worker/paths.ts lakeOf.
  */
 export type LakeSettings = DuckLakeSettings | IcebergSettings;
 
@@ -28,10 +27,8 @@ export interface DuckLakeSettings {
 }
 
 /**
- * An Iceberg REST catalog. Its credentials come from the environment only, into a temporary DuckDB
- * secret (never in the config, the ATTACH text, a log or the catalog): GLACIER_ICEBERG_CLIENT_ID and
- * GLACIER_ICEBERG_CLIENT_SECRET (auth oauth2) or GLACIER_ICEBERG_TOKEN (auth token); sigv4 signs with
- * the AWS provider chain. Upkeep (snapshot expiry, compaction) is the catalog's (docs/nights.md).
+ * An Iceberg REST catalog. Its credentials come from the environment only (icebergSecret); sigv4 signs
+ * with the AWS provider chain. Upkeep (snapshot expiry, compaction) is the catalog's (docs/nights.md).
  */
 export interface IcebergSettings {
   format: 'iceberg';
@@ -94,19 +91,16 @@ export function attachSql(lake: LakeSettings, options: AttachOptions = {}): stri
     return `ATTACH ${sqlString(lake.warehouse)} AS ${options.alias ?? 'lake'} (${[...opts, ...(options.readOnly ? ['READ_ONLY'] : [])].join(', ')})`;
   }
   const { kind, target } = catalogOf(lake.catalog);
-  // A writer inlines no rows into the catalog: ducklake_flush_inlined_data, which inlined rows need,
-  // broke the reads of other processes while it ran ("Attempting to fetch from an unsuccessful query
-  // result" on 39 of 58 reads); merging and rewriting files did not (docs/nights.md, Lake upkeep).
+  // A writer inlines no rows: flushing them broke other processes' reads (docs/nights.md, The lake).
   const opts = [`DATA_PATH ${sqlString(lake.dataPath)}`, ...(options.readOnly ? ['READ_ONLY'] : ['DATA_INLINING_ROW_LIMIT 0']), ...(options.snapshot !== undefined ? [`SNAPSHOT_VERSION ${Math.trunc(options.snapshot)}`] : [])];
   return `ATTACH ${sqlString(`ducklake:${kind === 'duckdb' ? target : `${kind}:${target}`}`)} AS ${options.alias ?? 'lake'} (${opts.join(', ')})`;
 }
 
 /**
- * Puts a new SQLite catalog into WAL mode, where readers never block the writer: in the default
- * rollback-journal mode an analyst's open session made all 8 attempts of an export fail "database is
- * locked"; in WAL mode the commit took 88 ms beside it. DuckDB's sqlite extension wraps every statement
- * in a transaction, where SQLite refuses `PRAGMA journal_mode=WAL`, so the two header bytes that pragma
- * persists (18 and 19: 2, https://www.sqlite.org/fileformat.html) are written while no one has it open.
+ * Puts a new SQLite catalog into WAL mode, where readers never block the writer (docs/nights.md, The
+ * lake). DuckDB's sqlite extension wraps every statement in a transaction, where SQLite refuses
+ * `PRAGMA journal_mode=WAL`, so the two header bytes it persists (18 and 19: 2,
+ * https://www.sqlite.org/fileformat.html) are written while no one has the file open.
  */
 function walMode(path: string): void {
   const fd = openSync(path, 'r+');
@@ -156,9 +150,10 @@ async function s3Secret(connection: DuckDBConnection, lake: LakeSettings): Promi
 const ICEBERG_SECRET = 'glacier_lake_iceberg';
 
 /**
- * The Iceberg catalog's credentials from the environment as a temporary secret of this DuckDB
- * instance (memory only; duckdb_secrets() redacts it), so no statement text holds them. An error
- * names the variables, never their values, and carries no cause that could.
+ * The Iceberg catalog's credentials from the environment (GLACIER_ICEBERG_CLIENT_ID and
+ * GLACIER_ICEBERG_CLIENT_SECRET for oauth2, GLACIER_ICEBERG_TOKEN for token) as a temporary secret of
+ * this DuckDB instance, so no statement text, log or catalog holds them. An error names the variables,
+ * never their values, and carries no cause that could.
  */
 async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (lake.auth !== 'oauth2' && lake.auth !== 'token') return;
@@ -180,9 +175,9 @@ async function icebergSecret(connection: DuckDBConnection, lake: IcebergSettings
 }
 
 /**
- * Attaches the lake: the extensions loaded, local directories made, an S3 secret from the AWS provider
- * chain for a bucket (which a writer lists first, so a bad bucket fails before any catalog is made),
- * the catalog attached (a new DuckLake created with the data path; a writer creates the Iceberg namespace). Errors: one line naming the catalog or bucket.
+ * Attaches the lake: the extensions loaded, local directories made, a bucket listed by a writer (so a
+ * bad one fails before a catalog is made), the catalog attached or created. Errors: one line naming the
+ * catalog or bucket.
  */
 export async function attachLake(connection: DuckDBConnection, lake: LakeSettings, options: AttachOptions = {}): Promise<string> {
   const alias = options.alias ?? 'lake';

@@ -4,7 +4,7 @@
  * a fixed stream set, and row counts of a warehouse.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +132,16 @@ export function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     return m ? Number(m[1]) : 0;
   } catch {
     return 0;
+  }
+}
+
+/** Resets a process's VmHWM to its resident size now (Linux: `echo 5 > /proc/<pid>/clear_refs`), so the next read is the peak since; false where that is refused. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -11,7 +11,7 @@
  * phase, and the run's own records (`status --json`, sql/ops/runCosts.sql) beside it.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { readStatusKb } from './benchWorld.ts';
+import { readStatusKb, resetPeakRss } from './benchWorld.ts';
 import { fileBytes, type NightService } from './nightsService.ts';
 import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
 import { lakeFiles } from '../activities/lake/maintenance.ts';
@@ -47,7 +47,8 @@ export interface NightFigures {
   warehouseBytes: number;
   storedRows: number;
   temporal: { bytes: number; runEvents: number; nightEvents: number; nightWorkflows: number; totalEvents?: number; totalWorkflows?: number };
-  worker: { rssMb: number; peakMb: number };
+  /** rssMb at the night's end; peakMb the worker's peak since it started (VmHWM: a spike of any night before counts); nightPeakMb this night's own peak. */
+  worker: { rssMb: number; peakMb: number; nightPeakMb: number };
   queries: { dayMs: number; historyMs: number; day: string };
 }
 
@@ -250,8 +251,14 @@ async function workflowEvents(svc: NightService, since?: number): Promise<{ work
   return { workflows, events };
 }
 
+/** The worker's peak RSS since it started, kB, while each night resets VmHWM to read its own peak. */
+const workerPeakKb = new Map<number, number>();
+
 export async function runNight(svc: NightService, night: number, o: NightOptions): Promise<NightFigures> {
   if (o.grow) await svc.advanceDays(1);
+  const pid = svc.workerPid;
+  workerPeakKb.set(pid, Math.max(workerPeakKb.get(pid) ?? 0, readStatusKb(pid, 'VmHWM')));
+  const ownPeak = resetPeakRss(pid);
   const previous = await lastScheduledWorkflowId(svc, o.scheduleId);
   const sim0 = await svc.simStats();
   const cpu0 = svc.cpu();
@@ -346,7 +353,13 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     warehouseBytes: fileBytes(svc.warehouseFile, ['.wal']),
     storedRows,
     temporal: { bytes: fileBytes(svc.server.dbFile, ['-wal', '-shm']), runEvents: iv.events, nightEvents: nightWf.events, nightWorkflows: nightWf.workflows, totalEvents: all?.events, totalWorkflows: all?.workflows },
-    worker: { rssMb: readStatusKb(svc.workerPid, 'VmRSS') / 1024, peakMb: readStatusKb(svc.workerPid, 'VmHWM') / 1024 },
+    worker: nightPeak(pid, ownPeak),
     queries,
   };
+}
+
+function nightPeak(pid: number, ownPeak: boolean): NightFigures['worker'] {
+  const nightKb = readStatusKb(pid, 'VmHWM');
+  workerPeakKb.set(pid, Math.max(workerPeakKb.get(pid) ?? 0, nightKb));
+  return { rssMb: readStatusKb(pid, 'VmRSS') / 1024, peakMb: workerPeakKb.get(pid)! / 1024, nightPeakMb: ownPeak ? nightKb / 1024 : NaN };
 }

@@ -7,9 +7,13 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
  * the rows each table was given, and the commit count and group sizes; the totals are rewritten to
  * the file after each commit, and appended with the time to <file>.jsonl (so a night's share is the
  * difference of two lines). `%p` in the name is the process id (several workers, one variable). Off
- * (one check per statement) without the variable.
+ * (one check per statement) without the variable. With GLACIER_COMMIT_PROF_RSS=1 too (Linux), each
+ * step also records the process's peak RSS while it ran (VmHWM reset as it starts; steps in sequence,
+ * as the export's are; an enclosing step's peak includes its inner steps'), the largest since the
+ * last line written (bench/exportSteps.ts --rss).
  */
 const file = process.env.GLACIER_COMMIT_PROF?.replaceAll('%p', String(process.pid)) || undefined;
+const rss = file !== undefined && process.env.GLACIER_COMMIT_PROF_RSS === '1';
 
 interface Totals {
   calls: number;
@@ -17,6 +21,27 @@ interface Totals {
   cpuMs: number;
   /** Of cpuMs, what threads other than JavaScript's main one spent (DuckDB's statements run on libuv's pool): Linux only. */
   offMainMs: number;
+  /** GLACIER_COMMIT_PROF_RSS: the peak RSS kB while a call ran, and the most a call raised it above its start, largest since the last line written. */
+  peakKb?: number;
+  raiseKb?: number;
+}
+
+/** The process's peak RSS kB since it started or was last reset. */
+const statusKb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+const peakKbNow = () => statusKb('VmHWM');
+/** Of each step running, the largest peak RSS its inner steps saw (their resets hide it from its own reading). */
+const open: number[] = [];
+
+function peakStart(): void {
+  if (open.length) open[open.length - 1] = Math.max(open[open.length - 1], peakKbNow());
+  writeFileSync('/proc/self/clear_refs', '5');
+  open.push(0);
+}
+
+function peakEnd(): number {
+  const peak = Math.max(open.pop() ?? 0, peakKbNow());
+  if (open.length) open[open.length - 1] = Math.max(open[open.length - 1], peak);
+  return peak;
 }
 
 /** CPU ms the process's main thread has used (Linux's per-thread schedstat), or undefined where it is not readable. */
@@ -39,6 +64,8 @@ export async function profiled<T>(kind: string, fn: () => Promise<T>): Promise<T
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = mainThreadMs();
+  const r0 = rss ? statusKb('VmRSS') : 0;
+  if (rss) peakStart();
   try {
     return await fn();
   } finally {
@@ -49,6 +76,11 @@ export async function profiled<T>(kind: string, fn: () => Promise<T>): Promise<T
     k.wallMs += performance.now() - t0;
     k.cpuMs += (c.user + c.system) / 1000;
     if (m0 !== undefined && m1 !== undefined) k.offMainMs += (c.user + c.system) / 1000 - (m1 - m0);
+    if (rss) {
+      const peak = peakEnd();
+      k.peakKb = Math.max(k.peakKb ?? 0, peak);
+      k.raiseKb = Math.max(k.raiseKb ?? 0, peak - r0);
+    }
     kinds.set(kind, k);
   }
 }
@@ -63,8 +95,9 @@ export function profileCommit(size: number): void {
   if (!file) return;
   if (size > 0) commits += 1;
   members += size;
-  const round = (t: Totals) => ({ calls: t.calls, wallMs: Math.round(t.wallMs), cpuMs: Math.round(t.cpuMs), offMainMs: Math.round(t.offMainMs) });
+  const round = (t: Totals) => ({ calls: t.calls, wallMs: Math.round(t.wallMs), cpuMs: Math.round(t.cpuMs), offMainMs: Math.round(t.offMainMs), ...(t.peakKb ? { peakKb: t.peakKb, raiseKb: t.raiseKb } : {}) });
   const out = { commits, batches: members, kinds: Object.fromEntries([...kinds].map(([k, t]) => [k, round(t)])), rows: Object.fromEntries(rows) };
+  for (const t of kinds.values()) [t.peakKb, t.raiseKb] = [undefined, undefined];
   writeFileSync(file, JSON.stringify(out, null, 1));
   appendFileSync(`${file}.jsonl`, JSON.stringify({ t: Date.now(), ...out }) + '\n');
 }

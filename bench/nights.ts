@@ -356,8 +356,9 @@ function doneWhen(results: NightsResults): DoneWhen[] {
       out.push({ item: `history events a night, night ${last.night} / night 10`, figure: `${fmt(events, 2)}x (${fmt(last.temporal.nightEvents)} vs ${fmt(tenth.temporal.nightEvents)})`, bound: '<= 1.1x (bounded)', verdict: verdict(events, 1.1) });
       out.push({ item: `worker peak RSS, night ${last.night} / night 10`, figure: `${fmt(peak, 2)}x (${fmt(last.worker.peakMb)} vs ${fmt(tenth.worker.peakMb)} MB)`, bound: '<= 1.1x (flat)', verdict: verdict(peak, 1.1) });
       // Each night's own peak (VmHWM reset as it starts): whether a later night needs more, apart from the largest spike of all the nights before.
-      const own = ratio(median(late.map((n) => n.worker.nightPeakMb)), median(early.map((n) => n.worker.nightPeakMb)));
-      out.push({ item: `worker's peak RSS within a night, ${span(late)} / ${span(early)} (medians)`, figure: `${fmt(own, 2)}x (${fmt(median(late.map((n) => n.worker.nightPeakMb)))} vs ${fmt(median(early.map((n) => n.worker.nightPeakMb)))} MB)`, bound: '<= 1.1x (flat)', verdict: verdict(own, 1.1) });
+      const [ownEarly, ownLate] = [median(early.map((n) => n.worker.nightPeakMb)), median(late.map((n) => n.worker.nightPeakMb))];
+      const own = ratio(ownLate, ownEarly);
+      out.push({ item: `worker's peak RSS within a night, ${span(late)} / ${span(early)} (medians)`, figure: `${fmt(own, 2)}x (${fmt(ownLate)} vs ${fmt(ownEarly)} MB)`, bound: '<= 1.1x (flat)', verdict: verdict(own, 1.1) });
     } else out.push({ item: 'night N / night 10', figure: 'needs more than 10 nights', bound: '<= 1.2x', verdict: 'n/a' });
     const first = ns[0];
     const bpr = (n: NightFigures) => n.warehouseBytes / Math.max(1, n.storedRows);

@@ -10,7 +10,8 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
  * (one check per statement) without the variable. With GLACIER_COMMIT_PROF_RSS=1 too (Linux), each
  * step also records the process's peak RSS while it ran (VmHWM reset as it starts; steps in sequence,
  * as the export's are; an enclosing step's peak includes its inner steps'), the largest since the
- * last line written (bench/exportSteps.ts --rss).
+ * last line written (bench/exportSteps.ts --rss). Those resets also reset the VmHWM others read of
+ * the process (bench:nights' peak figures), so a run with it measures steps, not nights.
  */
 const file = process.env.GLACIER_COMMIT_PROF?.replaceAll('%p', String(process.pid)) || undefined;
 const rss = file !== undefined && process.env.GLACIER_COMMIT_PROF_RSS === '1';
@@ -26,20 +27,19 @@ interface Totals {
   raiseKb?: number;
 }
 
-/** The process's peak RSS kB since it started or was last reset. */
-const statusKb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
-const peakKbNow = () => statusKb('VmHWM');
+/** A kB figure of this process from /proc/self/status (VmRSS; VmHWM, its peak since it started or was last reset). */
+const statusKb = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
 /** Of each step running, the largest peak RSS its inner steps saw (their resets hide it from its own reading). */
 const open: number[] = [];
 
 function peakStart(): void {
-  if (open.length) open[open.length - 1] = Math.max(open[open.length - 1], peakKbNow());
+  if (open.length) open[open.length - 1] = Math.max(open[open.length - 1], statusKb('VmHWM'));
   writeFileSync('/proc/self/clear_refs', '5');
   open.push(0);
 }
 
 function peakEnd(): number {
-  const peak = Math.max(open.pop() ?? 0, peakKbNow());
+  const peak = Math.max(open.pop() ?? 0, statusKb('VmHWM'));
   if (open.length) open[open.length - 1] = Math.max(open[open.length - 1], peak);
   return peak;
 }

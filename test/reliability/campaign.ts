@@ -62,6 +62,26 @@ export interface CampaignReport {
 
 const SECRET = 'glacier-campaign-secret-key-7f3a9c';
 
+/** How long a phase may run after its last kill before the campaign gives up and says what is pending (alone it takes about 90 s). */
+const PHASE_DEADLINE_MS = 300_000;
+
+/**
+ * What a stuck run waits on, for the failure message: the pending activities of the pipeline and of
+ * its running child workflows (attempt and last failure), then the worker's last warnings and errors.
+ */
+async function whatIsPending(client: Client, workflowId: string, workerLogs: string[]): Promise<string> {
+  const lines: string[] = [];
+  const describe = async (id: string, depth: number): Promise<void> => {
+    const { raw } = await client.workflow.getHandle(id).describe();
+    for (const a of raw.pendingActivities ?? []) lines.push(`${id}: activity ${a.activityType?.name} attempt ${a.attempt} state ${a.state}${a.lastFailure?.message ? `, last failure: ${a.lastFailure.message}` : ''}`);
+    if (depth === 0) for (const c of raw.pendingChildren ?? []) if (c.workflowId) await describe(c.workflowId, 1);
+  };
+  await describe(workflowId, 0).catch((e: unknown) => lines.push(`describe failed: ${String(e)}`));
+  const logged = workerLogs.join('').split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+  lines.push(`worker warnings and errors (last 20 of ${logged.length}):`, ...logged.slice(-20).map((l) => `  ${l.slice(0, 400)}`));
+  return lines.join('\n');
+}
+
 function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
@@ -135,7 +155,18 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
         }
         worker!.start();
       }
-      return client.workflow.getHandle(workflowId).result() as Promise<PipelineStatus>;
+      const handle = client.workflow.getHandle(workflowId);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          void whatIsPending(client, workflowId, worker!.logs).then((why) => reject(new Error(`the ${mode} did not finish within ${PHASE_DEADLINE_MS / 1000} s after its last kill:\n${why}`)), reject);
+        }, PHASE_DEADLINE_MS);
+      });
+      try {
+        return (await Promise.race([handle.result(), deadline])) as PipelineStatus;
+      } finally {
+        clearTimeout(timer);
+      }
     };
 
     const backfill = await runWithChaos('backfill', killsPerRun[0]);

@@ -13,6 +13,8 @@
  *   the worlds' measured nights take turns, so a passing load falls on all of them
  *   npm run bench:nights -- --memory-limit 128MB      every world's warehouse.memoryLimit
  *   npm run bench:nights -- --sweep-concurrency 8     every world's sweepConcurrency
+ *   npm run bench:nights -- --no-export               the nights without the lake export (the backfill's
+ *                                                     lake stays; its figures are not judged)
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
  *                                                     (also --checks; "none": no checks command)
  *
@@ -63,6 +65,8 @@ const { values } = parseArgs({
     'skip-scaling': { type: 'boolean', default: false },
     'skip-idle': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    /** The nights without the lake export (the backfill's lake stays as it was): what the sync alone costs and holds; no lake figure is judged. */
+    'no-export': { type: 'boolean', default: false },
   },
 });
 const int = (name: string, v: string | undefined, min: number): number => {
@@ -141,7 +145,7 @@ async function prepare(svc: NightService, label: string): Promise<{ seconds: num
   const cpu1 = svc.cpu();
   const cpu = backfill.cpuSeconds + cpu1.worker - cpu0.worker + cpu1.server - cpu0.server;
   log(`${label}: backfill ${fmt(backfill.seconds, 1)} s, ${fmt(cpu, 1)} CPU s (worker + server + client)`);
-  await svc.mustCli(['schedule', 'create', '--cron', CRON, '--id', SCHEDULE_ID]);
+  await svc.mustCli(['schedule', 'create', '--cron', CRON, '--id', SCHEDULE_ID, ...(values['no-export'] ? ['--no-export'] : [])]);
   return { seconds: backfill.seconds, cpu };
 }
 
@@ -361,16 +365,19 @@ function doneWhen(results: NightsResults): DoneWhen[] {
       out.push({ item: `worker's peak RSS within a night, ${span(late)} / ${span(early)} (medians)`, figure: `${fmt(own, 2)}x (${fmt(ownLate)} vs ${fmt(ownEarly)} MB)`, bound: '<= 1.1x (flat)', verdict: verdict(own, 1.1) });
     } else out.push({ item: 'night N / night 10', figure: 'needs more than 10 nights', bound: '<= 1.2x', verdict: 'n/a' });
     const first = ns[0];
-    const bpr = (n: NightFigures) => n.warehouseBytes / Math.max(1, n.storedRows);
-    const b = ratio(bpr(last), bpr(first));
-    out.push({ item: `warehouse bytes per stored row, night ${last.night} / night 1`, figure: `${fmt(b, 2)}x (${fmt(bpr(last), 1)} vs ${fmt(bpr(first), 1)} B/row)`, bound: '<= 1.1x', verdict: verdict(b, 1.1) });
-    // The bound: the files the Parquet lake of 0.2 (lake layout 4: a file per day of each group's
-    // newest month, one per earlier month) held after the same 100 nights, and its bytes at night 11
-    // (bench/README.md). The DuckLake's live data and delete files (a reader of the latest snapshot opens no other).
-    const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : PARQUET_LAKE.files;
-    out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : 'the Parquet lake of 0.2'})`, verdict: verdict(last.lake.files, bound) });
-    const same = ns.find((n) => n.night === PARQUET_LAKE.night);
-    if (same) out.push({ item: `lake MiB at night ${same.night} (the same rows as 0.2.0's)`, figure: `${fmt(mb(same.lake.bytes), 1)} MiB (after ${last.night} nights: ${fmt(mb(last.lake.bytes), 1)} MiB, ${fmt(last.lake.bytes / Math.max(1, last.storedRows), 1)} B per stored row)`, bound: `<= ${PARQUET_LAKE.mib} (the Parquet lake of 0.2.0)`, verdict: verdict(mb(same.lake.bytes), PARQUET_LAKE.mib) });
+    if (values['no-export']) out.push({ item: 'the lake: bytes per row, files, MiB', figure: 'not measured (--no-export)', bound: '-', verdict: 'n/a' });
+    else {
+      const bpr = (n: NightFigures) => n.warehouseBytes / Math.max(1, n.storedRows);
+      const b = ratio(bpr(last), bpr(first));
+      out.push({ item: `warehouse bytes per stored row, night ${last.night} / night 1`, figure: `${fmt(b, 2)}x (${fmt(bpr(last), 1)} vs ${fmt(bpr(first), 1)} B/row)`, bound: '<= 1.1x', verdict: verdict(b, 1.1) });
+      // The bound: the files the Parquet lake of 0.2 (lake layout 4: a file per day of each group's
+      // newest month, one per earlier month) held after the same 100 nights, and its bytes at night 11
+      // (bench/README.md). The DuckLake's live data and delete files (a reader of the latest snapshot opens no other).
+      const bound = values['lake-file-bound'] ? Number(values['lake-file-bound']) : PARQUET_LAKE.files;
+      out.push({ item: `lake files after ${last.night} nights (${r.days + last.night} days of history)`, figure: `${fmt(last.lake.files)} (night 1: ${fmt(first.lake.files)})`, bound: `<= ${fmt(bound)} (${values['lake-file-bound'] ? '--lake-file-bound' : 'the Parquet lake of 0.2'})`, verdict: verdict(last.lake.files, bound) });
+      const same = ns.find((n) => n.night === PARQUET_LAKE.night);
+      if (same) out.push({ item: `lake MiB at night ${same.night} (the same rows as 0.2.0's)`, figure: `${fmt(mb(same.lake.bytes), 1)} MiB (after ${last.night} nights: ${fmt(mb(last.lake.bytes), 1)} MiB, ${fmt(last.lake.bytes / Math.max(1, last.storedRows), 1)} B per stored row)`, bound: `<= ${PARQUET_LAKE.mib} (the Parquet lake of 0.2.0)`, verdict: verdict(mb(same.lake.bytes), PARQUET_LAKE.mib) });
+    }
     const red = ns.filter((n) => !n.checks.ok || n.run.failed.length);
     const stalledText = r.stalled ? `; night ${r.stalled.night} STALLED (no end within ${r.stalled.seconds} s)` : '';
     out.push({ item: 'every night: checks green, no failed partition, none stalled', figure: red.length ? `${red.length} night(s) not green: ${red.slice(0, 5).map((n) => n.night).join(', ')}${stalledText}` : `${ns.length} of ${ns.length + (r.stalled ? 1 : 0)} green${stalledText}`, bound: 'all', verdict: red.length || r.stalled ? 'MISS' : 'PASS' });

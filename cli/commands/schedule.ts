@@ -53,9 +53,10 @@ export function registerScheduleCommand(program: Command): void {
     .option('--streams <list>', 'streams to sync (default: the config\'s)', parseStreams)
     .option('--catchup-window <duration>', 'how far back missed runs are made up', '6h')
     .option('--max-pages <n>', 'pages per batch activity', '20')
+    .option('--no-export', 'skip the lake export at the end of each run (a warehouse without a lake)')
     .option('--no-verify', 'skip the nightly checks of what the run committed (verify --changed) after the export')
     .option('--full-verify-cron <expr>', 'also create "<id>-full-verify", a schedule running the full verify (every row) on this cron; "none" for no such schedule', '0 4 * * 0')
-    .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string; verify: boolean; fullVerifyCron: string }, command: Command) => {
+    .action(async (opts: { cron: string; id: string; streams?: StreamName[]; catchupWindow: string; maxPages: string; export: boolean; verify: boolean; fullVerifyCron: string }, command: Command) => {
       const config = await configFor(command);
       const catchupWindow = parseDuration(opts.catchupWindow);
       checkCron('--cron', opts.cron);
@@ -84,7 +85,7 @@ export function registerScheduleCommand(program: Command): void {
                   streams: opts.streams ?? config.streams,
                   partitionConcurrency: config.partitionConcurrency,
                   maxPagesPerBatch: Number(opts.maxPages),
-                  exportParquet: true,
+                  exportParquet: opts.export,
                   ...(opts.verify ? { verify: 'changed' } : {}),
                   ...(config.shards.length ? { shards: config.shards } : {}),
                 },

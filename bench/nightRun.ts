@@ -48,7 +48,7 @@ export interface NightFigures {
   storedRows: number;
   temporal: { bytes: number; runEvents: number; nightEvents: number; nightWorkflows: number; totalEvents?: number; totalWorkflows?: number };
   /** rssMb at the night's end; peakMb the worker's peak since it started (VmHWM: a spike of any night before counts); nightPeakMb this night's own peak. */
-  worker: { rssMb: number; peakMb: number; nightPeakMb: number };
+  worker: { rssMb: number; peakMb: number; nightPeakMb: number; objectCacheMb?: number };
   queries: { dayMs: number; historyMs: number; day: string };
 }
 
@@ -353,12 +353,25 @@ export async function runNight(svc: NightService, night: number, o: NightOptions
     warehouseBytes: fileBytes(svc.warehouseFile, ['.wal']),
     storedRows,
     temporal: { bytes: fileBytes(svc.server.dbFile, ['-wal', '-shm']), runEvents: iv.events, nightEvents: nightWf.events, nightWorkflows: nightWf.workflows, totalEvents: all?.events, totalWorkflows: all?.workflows },
-    worker: nightPeak(pid, ownPeak),
+    worker: { ...nightPeak(pid, ownPeak), objectCacheMb: await objectCacheMb() },
     queries,
   };
 }
 
-function nightPeak(pid: number, ownPeak: boolean): NightFigures['worker'] {
+/**
+ * DuckDB's object cache in the worker at the night's end (duckdb_memory()'s OBJECT_CACHE, where
+ * DuckLake keeps each attach's catalog and stats entries), from its /metrics when
+ * NIGHTS_WORKER_METRICS_PORT serves them (bench/README.md, "Nights: DuckDB's object cache").
+ */
+async function objectCacheMb(): Promise<number | undefined> {
+  const port = process.env.NIGHTS_WORKER_METRICS_PORT;
+  if (!port) return undefined;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text().catch(() => '');
+  const m = /^glacier_duckdb_memory_bytes\{tag="OBJECT_CACHE"\} (\S+)$/m.exec(text);
+  return m ? Number(m[1]) / 1048576 : 0;
+}
+
+function nightPeak(pid: number, ownPeak: boolean): Omit<NightFigures['worker'], 'objectCacheMb'> {
   const nightKb = readStatusKb(pid, 'VmHWM');
   workerPeakKb.set(pid, Math.max(workerPeakKb.get(pid) ?? 0, nightKb));
   return { rssMb: readStatusKb(pid, 'VmRSS') / 1024, peakMb: workerPeakKb.get(pid)! / 1024, nightPeakMb: ownPeak ? nightKb / 1024 : NaN };

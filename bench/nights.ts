@@ -13,6 +13,8 @@
  *   the worlds' measured nights take turns, so a passing load falls on all of them
  *   npm run bench:nights -- --memory-limit 128MB      every world's warehouse.memoryLimit
  *   npm run bench:nights -- --sweep-concurrency 8     every world's sweepConcurrency
+ *   NIGHTS_WORKER_METRICS_PORT=9477 npm run bench:nights   the worker serves /metrics there; each
+ *                                                     night's line adds DuckDB's object cache
  *   npm run bench:nights -- --no-export               the nights without the lake export (the backfill's
  *                                                     lake stays; its figures are not judged)
  *   BENCH_NIGHTS_CHECKS="verify --nightly" npm run bench:nights    the nightly checks' CLI arguments
@@ -124,7 +126,7 @@ function nightLine(n: NightFigures, before?: NightFigures): string {
     `files +${fmt(n.lake.written)} -> ${fmt(n.lake.files)} (${fmt(mb(n.lake.bytes), 1)} MB; catalog ${fmt(n.lake.snapshots ?? 0)} snapshots, ${fmt(n.lake.catalogFiles ?? 0)} file rows)`,
     `warehouse ${fmt(mb(n.warehouseBytes), 1)} MB`,
     `temporal ${fmt(mb(n.temporal.bytes), 1)} MB, ${fmt(n.temporal.nightEvents)} events`,
-    `RSS ${fmt(n.worker.rssMb)} MB (night's peak ${fmt(n.worker.nightPeakMb)})`,
+    `RSS ${fmt(n.worker.rssMb)} MB (night's peak ${fmt(n.worker.nightPeakMb)}${n.worker.objectCacheMb === undefined ? '' : `; DuckDB object cache ${fmt(n.worker.objectCacheMb, 1)}`})`,
     `queries ${fmt(n.queries.dayMs)}/${fmt(n.queries.historyMs)} ms`,
     n.checks.ok ? 'checks ok' : `CHECKS FAILED: ${n.checks.summary}`,
     ...(n.run.failed.length ? [`FAILED PARTITIONS: ${n.run.failed.join('; ')}`] : []),

@@ -69,7 +69,7 @@ const PHASE_DEADLINE_MS = 300_000;
  * What a stuck run waits on, for the failure message: the pending activities of the pipeline and of
  * its running child workflows (attempt and last failure), then the worker's last warnings and errors.
  */
-async function whatIsPending(client: Client, workflowId: string, workerLogs: string[]): Promise<string> {
+async function whatIsPending(client: Client, workflowId: string, worker: WorkerProcess): Promise<string> {
   const lines: string[] = [];
   const describe = async (id: string, depth: number): Promise<void> => {
     const { raw } = await client.workflow.getHandle(id).describe();
@@ -77,8 +77,11 @@ async function whatIsPending(client: Client, workflowId: string, workerLogs: str
     if (depth === 0) for (const c of raw.pendingChildren ?? []) if (c.workflowId) await describe(c.workflowId, 1);
   };
   await describe(workflowId, 0).catch((e: unknown) => lines.push(`describe failed: ${String(e)}`));
-  const logged = workerLogs.join('').split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+  const all = worker.logs.join('').split('\n').filter((l) => l.trim());
+  const logged = all.filter((l) => /"level":(40|50|60)/.test(l));
+  lines.push(`worker ${worker.running ? 'running' : `not running (${worker.exit ?? 'never started'})`}, started ${worker.starts} times`);
   lines.push(`worker warnings and errors (last 20 of ${logged.length}):`, ...logged.slice(-20).map((l) => `  ${l.slice(0, 400)}`));
+  lines.push('worker output, last 10 lines:', ...all.slice(-10).map((l) => `  ${l.slice(0, 400)}`));
   return lines.join('\n');
 }
 
@@ -159,7 +162,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          void whatIsPending(client, workflowId, worker!.logs).then((why) => reject(new Error(`the ${mode} did not finish within ${PHASE_DEADLINE_MS / 1000} s after its last kill:\n${why}`)), reject);
+          void whatIsPending(client, workflowId, worker!).then((why) => reject(new Error(`the ${mode} did not finish within ${PHASE_DEADLINE_MS / 1000} s after its last kill:\n${why}`)), reject);
         }, PHASE_DEADLINE_MS);
       });
       try {

@@ -9,6 +9,8 @@ export class WorkerProcess {
   private child?: ChildProcess;
   kills = 0;
   starts = 0;
+  /** How the last process ended, when it did (code or signal). */
+  exit?: string;
   readonly logs: string[] = [];
 
   constructor(
@@ -30,7 +32,9 @@ export class WorkerProcess {
     });
     child.stdout?.on('data', (d: Buffer) => this.logs.push(d.toString()));
     child.stderr?.on('data', (d: Buffer) => this.logs.push(d.toString()));
+    child.once('exit', (code, signal) => (this.exit = signal ? `signal ${signal}` : `exit code ${code}`));
     this.child = child;
+    this.exit = undefined;
     this.starts += 1;
   }
 

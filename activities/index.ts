@@ -30,6 +30,30 @@ export interface ActivityDeps {
   sweepConcurrency?: number;
 }
 
+/** How often an activity with no progress of its own to report heartbeats (keepAlive). */
+const KEEPALIVE_MS = 5_000;
+
+/**
+ * Runs `work` heartbeating every KEEPALIVE_MS, so a worker that dies while it runs is noticed within
+ * the activity's heartbeat timeout, not its start-to-close timeout (a SIGKILLed worker in the crash
+ * campaign left the pipeline's applyRetention to wait 30 minutes). Outside an activity (a test
+ * calling it directly) it only runs `work`.
+ */
+async function keepAlive<T>(work: () => Promise<T>): Promise<T> {
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return work();
+  }
+  const beat = setInterval(() => ctx.heartbeat(), KEEPALIVE_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
 function need<T>(port: T | undefined, name: string): T {
   if (!port) throw new Error(`worker was started without ${name}`);
   return port;
@@ -45,7 +69,8 @@ export function createActivities(deps: ActivityDeps) {
     },
 
     async planPartitions(input: PlanInput): Promise<PartitionSpec[]> {
-      return need(deps.sync, 'the sync core').planPartitions(input);
+      const sync = need(deps.sync, 'the sync core');
+      return keepAlive(() => sync.planPartitions(input));
     },
 
     /**
@@ -117,7 +142,8 @@ export function createActivities(deps: ActivityDeps) {
      */
     async exportParquet(input: ExportInput): Promise<ExportSummary> {
       try {
-        const result = await need(deps.exporter, 'the lake exporter').exportParquet(input);
+        const exporter = need(deps.exporter, 'the lake exporter');
+        const result = await keepAlive(() => exporter.exportParquet(input));
         if (result.upkeepError) deps.logger.warn({ error: result.upkeepError }, 'lake upkeep failed: the night was exported, the next export runs the upkeep again');
         return result;
       } catch (error) {
@@ -146,7 +172,7 @@ export function createActivities(deps: ActivityDeps) {
      * records (`${workflowId}/${runId}`), from the activity's own info: the workflow passes nothing
      * new, so its commands did not change (no patch).
      */
-    async applyRetention(): Promise<{ runRecords: number }> {
+    applyRetention: (): Promise<{ runRecords: number }> => keepAlive(async () => {
       const maintenance = need(deps.maintenance, 'the warehouse');
       const run = Context.current().info.workflowExecution;
       if (run) {
@@ -156,18 +182,20 @@ export function createActivities(deps: ActivityDeps) {
         deps.logger.info({ workflowId: run.workflowId, rowsStored: size.warehouse.rows, warehouseBytes: size.warehouse.bytes, lakeFiles: size.lake?.files, lakeBytes: size.lake?.bytes, ms }, 'run size recorded');
       }
       return maintenance.applyRetention();
-    },
+    }),
 
     async listDrift(): Promise<DriftRow[]> {
       return need(deps.status, 'the warehouse').listDrift();
     },
 
     async verify(input: VerifyInput) {
-      return need(deps.verifier, 'the verifier').verify(input);
+      const verifier = need(deps.verifier, 'the verifier');
+      return keepAlive(() => verifier.verify(input));
     },
 
     async reportData(): Promise<ReportData> {
-      return need(deps.report, 'the warehouse').reportData();
+      const report = need(deps.report, 'the warehouse');
+      return keepAlive(() => report.reportData());
     },
 
     /** Sharded layout: the placement groups and partitions this shard's warehouse holds. */

@@ -10,7 +10,9 @@ import type { DriftRow } from '../activities/warehouse/warehouse.ts';
 
 // Warehouse reads and exports run as activities so the one worker process that owns the DuckDB
 // file does them, whether the CLI embeds the worker or talks to a remote cluster.
-const acts = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+// The long ones (export, verify, report) heartbeat while they run (activities/index.ts keepAlive), the
+// status reads take moments: a worker that dies in one is noticed within the heartbeat timeout.
+const acts = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: { maximumAttempts: 3 } });
 
 /**
  * Checkpoints, per-stream CU accounting, the warehouse and lake versions and the schema drift seen,

@@ -96,8 +96,8 @@ const { syncSweep } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
-/** Checks and housekeeping do not heartbeat: the same options as the `verify` command's (workflows/maintenance.ts). */
-const { verify, applyRetention } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+/** Checks and housekeeping heartbeat while they run (keepAlive): a worker killed in one is noticed within a minute. */
+const { verify, applyRetention } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: { maximumAttempts: 3 } });
 
 /**
  * One pipeline run: plans partitions, runs one child workflow per partition (deterministic id, at

@@ -30,23 +30,18 @@ export interface ActivityDeps {
   sweepConcurrency?: number;
 }
 
-/** How often an activity with no progress of its own to report heartbeats (keepAlive). */
+/** How often keepAlive heartbeats unless told otherwise. */
 const KEEPALIVE_MS = 5_000;
 
 /**
- * Runs `work` heartbeating every KEEPALIVE_MS, so a worker that dies while it runs is noticed within
- * the activity's heartbeat timeout, not its start-to-close timeout (a SIGKILLed worker in the crash
- * campaign left the pipeline's applyRetention to wait 30 minutes). Outside an activity (a test
- * calling it directly) it only runs `work`.
+ * Runs `work` inside an activity, heartbeating every `everyMs` (with `details()` when given), so a
+ * worker that dies while it runs is noticed within the activity's heartbeat timeout, not its
+ * start-to-close timeout (a SIGKILLed worker in the crash campaign left the pipeline's
+ * applyRetention to wait 30 minutes).
  */
-async function keepAlive<T>(work: () => Promise<T>): Promise<T> {
-  let ctx: Context;
-  try {
-    ctx = Context.current();
-  } catch {
-    return work();
-  }
-  const beat = setInterval(() => ctx.heartbeat(), KEEPALIVE_MS);
+async function keepAlive<T>(work: () => Promise<T>, options: { everyMs?: number; details?: () => unknown } = {}): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(options.details?.()), options.everyMs ?? KEEPALIVE_MS);
   try {
     return await work();
   } finally {
@@ -115,24 +110,23 @@ export function createActivities(deps: ActivityDeps) {
       if (settled.length > 0) log.info({ attempt: ctx.info.attempt, settled: settled.length }, 'sweep retried: skipping the partitions an earlier attempt settled');
       let last: readonly SweepOutcome[] = settled;
       // A batch can take a while (20 pages): the interval keeps the call alive between settlements.
-      const beat = setInterval(() => ctx.heartbeat({ settled: last }), 3_000);
-      try {
-        const outcomes = await runSweep(sync, { ...input, concurrency: deps.sweepConcurrency ?? input.concurrency }, {
-          logger: log,
-          signal: ctx.cancellationSignal,
-          turns,
-          settled,
-          progress: (o) => {
-            last = o;
-            ctx.heartbeat({ settled: o });
-          },
-        });
-        const handedOff = outcomes.filter((o) => 'handOff' in o).length;
-        log.debug({ done: outcomes.filter((o) => 'done' in o && o.done).length, handedOff }, 'sweep finished');
-        return outcomes;
-      } finally {
-        clearInterval(beat);
-      }
+      const outcomes = await keepAlive(
+        () =>
+          runSweep(sync, { ...input, concurrency: deps.sweepConcurrency ?? input.concurrency }, {
+            logger: log,
+            signal: ctx.cancellationSignal,
+            turns,
+            settled,
+            progress: (o) => {
+              last = o;
+              ctx.heartbeat({ settled: o });
+            },
+          }),
+        { everyMs: 3_000, details: () => ({ settled: last }) },
+      );
+      const handedOff = outcomes.filter((o) => 'handOff' in o).length;
+      log.debug({ done: outcomes.filter((o) => 'done' in o && o.done).length, handedOff }, 'sweep finished');
+      return outcomes;
     },
 
     /**

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { LakeError } from './lake/lake.ts';
+import { LakeError } from './lake/settings.ts';
 import type { Logger } from '../common/logger.ts';
 import { toTemporalFailure } from './temporalFailure.ts';
 import type { ExportInput, ExportPort, ExportSummary, MaintenancePort, ReportPort, StatusPort, StorageVersions, SyncPort, VerifyInput, VerifyPort } from './ports.ts';

@@ -14,7 +14,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
+import { attachLake } from '../activities/lake/lake.ts';
+import { type LakeSettings } from '../activities/lake/settings.ts';
 import { clearTableBounds } from '../activities/lake/tableBounds.ts';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, clear: { type: 'boolean', default: false } } });

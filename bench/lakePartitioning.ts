@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
+import { attachLake } from '../activities/lake/lake.ts';
+import { type LakeSettings } from '../activities/lake/settings.ts';
 import { lakeFiles, maintainLake } from '../activities/lake/maintenance.ts';
 
 const [days, rowsPerDay] = [365, 5000].map((d, i) => Number(process.argv[2 + i] ?? d));

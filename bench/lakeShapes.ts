@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
+import { attachLake } from '../activities/lake/lake.ts';
+import { type LakeSettings } from '../activities/lake/settings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'glacier-lake-shapes-'));
 const instance = await DuckDBInstance.create(':memory:');

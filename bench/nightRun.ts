@@ -13,7 +13,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readStatusKb, resetPeakRss } from './benchWorld.ts';
 import { fileBytes, type NightService } from './nightsService.ts';
-import { attachLake, type LakeSettings } from '../activities/lake/lake.ts';
+import { attachLake } from '../activities/lake/lake.ts';
+import { type LakeSettings } from '../activities/lake/settings.ts';
 import { lakeFiles } from '../activities/lake/maintenance.ts';
 import type { PipelineStatus } from '../workflows/pipeline.ts';
 

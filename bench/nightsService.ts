@@ -14,7 +14,7 @@ import { Client, Connection } from '@temporalio/client';
 import { configForWorld } from '../cli/demoConfig.ts';
 import { DevServer } from '../worker/devServer.ts';
 import { lakeOf, warehousePath } from '../worker/paths.ts';
-import type { LakeSettings } from '../activities/lake/lake.ts';
+import type { LakeSettings } from '../activities/lake/settings.ts';
 import type { PipelineConfig } from '../worker/config.ts';
 import { WORLD_SIZES, type SimulatorOptions, type SimulatorStats, type WorldSize } from '../tools/simulator/index.ts';
 import { processCpuSeconds, startBenchSimulator, UNLIMITED, type BenchSimulator } from './benchWorld.ts';

@@ -255,7 +255,7 @@ export interface RuntimeEnv {
   /** The lake's catalog and data path (lake.catalog, lake.dataPath). */
   GLACIER_LAKE_CATALOG?: string;
   GLACIER_LAKE_DATA_PATH?: string;
-  /** An Iceberg lake's REST catalog URL (lake.endpoint); its credentials: GLACIER_ICEBERG_CLIENT_ID/SECRET or GLACIER_ICEBERG_TOKEN, read where the lake is attached (activities/lake/lake.ts). */
+  /** An Iceberg lake's REST catalog URL (lake.endpoint); its credentials: GLACIER_ICEBERG_CLIENT_ID/SECRET or GLACIER_ICEBERG_TOKEN, read where the lake is attached (activities/lake/iceberg.ts). */
   GLACIER_LAKE_ENDPOINT?: string;
   /** Shard names, comma-separated (same as `shards` in the file). */
   GLACIER_SHARDS?: string;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { loadExtensions } from '../activities/lake/extensions.ts';
+import { loadExtensions } from '../activities/warehouse/extensions.ts';
 import { DevServer } from '../worker/devServer.ts';
 
 /** The product's workflows plus the ones only tests use (test/helpers/workflows/index.ts). */
@@ -20,7 +20,7 @@ declare module 'vitest' {
 
 /**
  * One real Temporal dev server (from the pinned binary) for the whole test run, the lake's DuckDB
- * extensions in the per-user cache (activities/lake/extensions.ts), and the workflow
+ * extensions in the per-user cache (activities/warehouse/extensions.ts), and the workflow
  * bundle built once, so each test file only starts a worker on its own task queue. The bundle holds
  * the product's workflows and the test-only ones, which the product bundle leaves out.
  */

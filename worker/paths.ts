@@ -1,5 +1,5 @@
 import { join, sep } from 'node:path';
-import type { DuckLakeSettings, LakeSettings } from '../activities/lake/lake.ts';
+import type { DuckLakeSettings, LakeSettings } from '../activities/lake/settings.ts';
 
 /** Where things live under the data directory; one place, so the CLI and the worker agree. */
 export const warehousePath = (dataDir: string): string => join(dataDir, 'warehouse.duckdb');

@@ -14,7 +14,7 @@ import { createVerifier } from '../activities/verify/verifier.ts';
 import { apiKeysFromEnv, type ResolvedConfig } from './config.ts';
 import { SWEEP_CONCURRENCY } from '../common/config.ts';
 import type { Logger } from './logger.ts';
-import { lakeWhere } from '../activities/lake/lake.ts';
+import { lakeWhere } from '../activities/lake/settings.ts';
 import { lakeOf, ownWarehousePath, parquetDir } from './paths.ts';
 import { createShardLedger } from '../activities/shards/shardLedger.ts';
 import { startWorkerMetrics, type WorkerMetrics } from './metrics.ts';

@@ -7,9 +7,10 @@ import { snapshotWalksExport } from '../warehouse/snapshotWalksTable.ts';
 import { sqlFile } from '../warehouse/sqlFile.ts';
 import type { TableDef } from '../warehouse/tableDef.ts';
 import { MAINTENANCE_MEMORY_LIMIT, type Warehouse } from '../warehouse/warehouse.ts';
-import { firstLine } from './extensions.ts';
-import { attachLake, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './lake.ts';
+import { checkIceberg, ICEBERG_TYPES } from './iceberg.ts';
+import { attachLake } from './lake.ts';
 import { lakeFiles, maintainLake, type MaintenanceOptions } from './maintenance.ts';
+import { firstLine, LakeError, lakeNamespace, lakeWhere, type LakeSettings } from './settings.ts';
 import { clearTableBounds } from './tableBounds.ts';
 
 /**
@@ -85,10 +86,7 @@ export interface LakeTable {
 export const ROW_HASH = '_glacier_hash';
 
 /** Warehouse types a lake format lacks, and the lake's type for each. */
-const LAKE_TYPES: Record<LakeSettings['format'], Record<string, string>> = {
-  ducklake: { HUGEINT: 'DECIMAL(38,0)' },
-  iceberg: { HUGEINT: 'DECIMAL(38,0)', UBIGINT: 'DECIMAL(20,0)', UINTEGER: 'BIGINT', USMALLINT: 'INTEGER', UTINYINT: 'INTEGER', SMALLINT: 'INTEGER', TINYINT: 'INTEGER', JSON: 'VARCHAR' },
-};
+const LAKE_TYPES: Record<LakeSettings['format'], Record<string, string>> = { ducklake: { HUGEINT: 'DECIMAL(38,0)' }, iceberg: ICEBERG_TYPES };
 
 export function lakeTable(def: TableDef, format: LakeSettings['format'] = 'ducklake'): LakeTable {
   const dated = def.export.dateFrom !== undefined;
@@ -157,7 +155,11 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
       for (let attempt = 1; ; attempt++) {
         try {
           const { result, cleared } = await applyNight(conn, alias, tables, lake, options, !options.tables);
-          if (lake.format === 'iceberg') await checkIceberg(result, lake, async () => (await reattach(conn, alias, lake), (await applyNight(conn, alias, tables, lake, options, !options.tables)).result));
+          if (lake.format === 'iceberg') {
+            const fresh = async () => (await reattach(conn, alias, lake), (await applyNight(conn, alias, tables, lake, options, !options.tables)).result);
+            const repaired = await checkIceberg(result.deleted + result.inserted!, lake, ATTEMPTS, async () => ((r) => r.deleted + r.inserted!)(await fresh()));
+            if (repaired) result.repaired = repaired;
+          }
           const size = lake.format === 'ducklake' ? await profiled('export:size', () => lakeFiles(conn, alias)) : undefined;
           // Outside the lake's transaction, through the warehouse's writer (never beside a batch commit).
           await profiled('export:bookkeeping', () => warehouse.writeTransaction(async (w) => {
@@ -185,19 +187,6 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
 }
 
 const reattach = (conn: DuckDBConnection, alias: string, lake: LakeSettings) => conn.run(`DETACH ${alias}`).then(() => attachLake(conn, lake, { alias }));
-
-/**
- * An Iceberg night, checked: another pass on a fresh attach must find nothing to change, at most
- * ATTEMPTS times. The Apache reference REST server answers 200 to a multi-table commit that met
- * another writer's and keeps nothing of a table both wrote (3 of 4 runs of two shards; docs/nights.md).
- */
-async function checkIceberg(result: ExportResult, lake: LakeSettings, freshPass: () => Promise<ExportResult>): Promise<void> {
-  for (let last = result, checks = 0; last.deleted + last.inserted! > 0; checks++) {
-    if (checks >= ATTEMPTS) throw new LakeError(`lake catalog ${lakeWhere(lake)}: the night's commit was accepted and not kept ${ATTEMPTS} times (a catalog whose transactions do not detect concurrent commits)`);
-    last = await freshPass();
-    if (last.deleted + last.inserted! > 0) result.repaired = (result.repaired ?? 0) + last.deleted + last.inserted!;
-  }
-}
 
 /** Nothing marked, tables as built: no attach and no upkeep (an idle night's export was 0.6 CPU s of them). */
 async function nothingToExport(warehouse: Warehouse, tables: LakeTable[], lake: LakeSettings): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { DuckLakeSettings } from './lake.ts';
+import type { DuckLakeSettings } from './settings.ts';
 
 /**
  * The DuckLake's upkeep, done by DuckLake's own functions before an export's night (each its own

@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { configFor } from '../globalConfig.ts';
 import { UserError } from '../userError.ts';
 import { lakeOf, warehousePath } from '../../worker/paths.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 
 /**
  * Opens the warehouse read-only, with the lake attached as `lake`. When a worker holds the file
@@ -13,7 +13,7 @@ import type { LakeSettings } from '../../activities/lake/lake.ts';
  * the worker runs and exports.
  */
 async function openForQuery(config: { dataDir: string; shards: string[]; lake: Partial<LakeSettings> }): Promise<{ connection: DuckDBConnection; source: string }> {
-  const [{ DuckDBInstance }, { attachLake, catalogOf, lakeNamespace, lakeWhere, LakeError }] = await Promise.all([import('@duckdb/node-api'), import('../../activities/lake/lake.ts')]);
+  const [{ DuckDBInstance }, { attachLake, catalogOf }, { lakeNamespace, lakeWhere, LakeError }] = await Promise.all([import('@duckdb/node-api'), import('../../activities/lake/lake.ts'), import('../../activities/lake/settings.ts')]);
   const lake = lakeOf(config);
   // An Iceberg catalog is a server: asked, not looked for.
   const catalog = lake.format === 'ducklake' ? catalogOf(lake.catalog) : undefined;

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { extensionDirectory } from '../../activities/lake/extensions.ts';
-import type { IcebergSettings } from '../../activities/lake/lake.ts';
+import { extensionDirectory } from '../../activities/warehouse/extensions.ts';
+import type { IcebergSettings } from '../../activities/lake/settings.ts';
 import { freePort, type S3Server } from './s3Server.ts';
 
 const VERSION = '1.10.0';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { lakeTable, lakeTables, EXPORT_MEMORY_LIMIT } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import type { Warehouse } from '../../activities/warehouse/warehouse.ts';
 import { runNode } from './runCli.ts';
 

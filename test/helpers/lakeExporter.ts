@@ -5,7 +5,7 @@
  */
 import { allTables } from '../../activities/streams/catalog.ts';
 import { exportLake } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { openWarehouse } from '../../activities/warehouse/warehouse.ts';
 
 const [path, settings, killAt, shard] = process.argv.slice(2);

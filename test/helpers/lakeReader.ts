@@ -6,7 +6,8 @@
  * All tables are read in one transaction: one snapshot of the lake.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { attachLake, type LakeSettings } from '../../activities/lake/lake.ts';
+import { attachLake } from '../../activities/lake/lake.ts';
+import { type LakeSettings } from '../../activities/lake/settings.ts';
 
 const [settings, out, snapshot] = process.argv.slice(2);
 const connection = await (await DuckDBInstance.create(':memory:')).connect();

@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { attachLake, type LakeSettings } from '../../activities/lake/lake.ts';
+import { attachLake } from '../../activities/lake/lake.ts';
+import { type LakeSettings } from '../../activities/lake/settings.ts';
 
 const [settings, tableList, mode, stop] = process.argv.slice(2);
 const tables = tableList.split(',');

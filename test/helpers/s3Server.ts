@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { extensionDirectory } from '../../activities/lake/extensions.ts';
+import { extensionDirectory } from '../../activities/warehouse/extensions.ts';
 
 const MOTO = '5.2.5';
 const venv = () => join(extensionDirectory(), '..', `moto-${MOTO}`);

@@ -1,6 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { attachLake, attachSql, type LakeSettings } from '../../activities/lake/lake.ts';
+import { attachLake, attachSql } from '../../activities/lake/lake.ts';
+import { type LakeSettings } from '../../activities/lake/settings.ts';
 import { ConfigError, resolveConfig, validateConfig } from '../../worker/config.ts';
 import { lakeOf } from '../../worker/paths.ts';
 

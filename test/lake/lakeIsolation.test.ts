@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { exportLake } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { openWarehouse } from '../../activities/warehouse/warehouse.ts';
 import { lakeOf } from '../../worker/paths.ts';
 import { differing, lakeDifferences, readLakeElsewhere } from '../helpers/lakeCompare.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables } from '../../activities/streams/catalog.ts';
 import type { PartitionSpec } from '../../activities/sync/types.ts';
 import { exportLake, lakeTables } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { sqlFile } from '../../activities/warehouse/sqlFile.ts';
 import { lakeOf } from '../../worker/paths.ts';
 

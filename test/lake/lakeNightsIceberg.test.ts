@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IcebergSettings } from '../../activities/lake/lake.ts';
+import type { IcebergSettings } from '../../activities/lake/settings.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { filesUnder } from '../helpers/files.ts';
 import { secretsInFiles } from '../helpers/secretLeaks.ts';

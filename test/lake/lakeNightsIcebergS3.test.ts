@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IcebergSettings } from '../../activities/lake/lake.ts';
+import type { IcebergSettings } from '../../activities/lake/settings.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { ensureMoto, startS3, type S3Server } from '../helpers/s3Server.ts';
 import { lakeNightsSuite } from './lakeNightsSuite.ts';

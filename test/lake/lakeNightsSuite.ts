@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configForWorld } from '../../cli/demoConfig.ts';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { EXPORT_MEMORY_LIMIT, exportLake } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { differing, lakeDifferences, readLakeElsewhere } from '../helpers/lakeCompare.ts';
 import { runWaves, startHarness, type Harness, type HarnessOptions } from '../warehouse/harness.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { IcebergSettings } from '../../activities/lake/lake.ts';
+import type { IcebergSettings } from '../../activities/lake/settings.ts';
 import { ensureIceberg, readWithPyiceberg, startIcebergCatalog, type IcebergCatalog } from '../helpers/icebergServer.ts';
 import { lakeShardsSuite } from './lakeShardsSuite.ts';
 

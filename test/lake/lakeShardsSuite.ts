@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { openWarehouse } from '../../activities/warehouse/warehouse.ts';
 import { createSyncCore } from '../../activities/sync/index.ts';
 import { createLogger } from '../../worker/logger.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables } from '../../activities/streams/catalog.ts';
 import { exportLake } from '../../activities/lake/export.ts';
-import type { DuckLakeSettings, LakeSettings } from '../../activities/lake/lake.ts';
+import type { DuckLakeSettings, LakeSettings } from '../../activities/lake/settings.ts';
 import { lakeOf } from '../../worker/paths.ts';
 import { drainAll, startHarness, type Harness } from '../warehouse/harness.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { rowsToColumns } from '../../activities/warehouse/columnBatch.ts';
 import { exportLake } from '../../activities/lake/export.ts';
-import type { LakeSettings } from '../../activities/lake/lake.ts';
+import type { LakeSettings } from '../../activities/lake/settings.ts';
 import { lakeOf } from '../../worker/paths.ts';
 import { liveLakeFiles } from '../helpers/lakeCompare.ts';
 import { applyRetention } from '../../activities/warehouse/retention.ts';

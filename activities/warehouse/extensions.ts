@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 
 /**
- * DuckDB extensions the lake needs (ducklake, and the catalog's and storage's scanners), provided the
+ * DuckDB extensions (the lake's: ducklake or iceberg, and the catalog's and storage's scanners), provided the
  * way scripts/install-temporal.sh provides the Temporal CLI: DuckDB's own repository first (`INSTALL`),
  * then, where that repository is unreachable, the wheel PyPI ships for the same DuckDB version
  * (`duckdb-extension-<name>`: the binary sits at `duckdb_extension_<name>/extensions/v<version>/`),
@@ -14,7 +14,7 @@ import { unzipSync } from 'fflate';
  * finds them in every later process and clone. A file is written under a temporary name and renamed,
  * so processes installing at once (parallel test files) never load half a file.
  */
-export type LakeExtension = 'ducklake' | 'sqlite_scanner' | 'postgres_scanner' | 'httpfs' | 'aws' | 'avro' | 'iceberg';
+export type DuckDBExtension = 'ducklake' | 'sqlite_scanner' | 'postgres_scanner' | 'httpfs' | 'aws' | 'avro' | 'iceberg';
 
 /** The per-user cache (GLACIER_TOOLS_DIR and XDG_CACHE_HOME respected, as for the Temporal CLI). */
 export function extensionDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -31,7 +31,7 @@ const WHEEL_PLATFORMS: Record<string, RegExp> = {
 };
 
 /** Fetches the extension's wheel for this DuckDB version and platform from PyPI into `target`. */
-async function fromPyPI(name: LakeExtension, version: string, platform: string, target: string): Promise<void> {
+async function fromPyPI(name: DuckDBExtension, version: string, platform: string, target: string): Promise<void> {
   const project = `duckdb-extension-${name.replaceAll('_', '-')}`;
   const meta = (await (await fetch(`https://pypi.org/pypi/${project}/json`)).json()) as { releases?: Record<string, { filename: string; url: string }[]> };
   const wheel = meta.releases?.[version]?.find((f) => WHEEL_PLATFORMS[platform]?.test(f.filename));
@@ -47,22 +47,13 @@ async function fromPyPI(name: LakeExtension, version: string, platform: string, 
   renameSync(tmp, target);
 }
 
-/** An error's first line; an Iceberg catalog's JSON body (its Java stack on one line) cut to its type and message. */
-export const firstLine = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/, body: (\{.*)$/, (body: string, json: string) => {
-    try {
-      const e = (JSON.parse(json) as { error?: { type?: string; message?: string } }).error;
-      return e?.message ? `: ${e.type ?? 'error'}: ${e.message}` : body;
-    } catch {
-      return body.slice(0, 300);
-    }
-  });
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
 /**
  * Loads the extensions into the connection's DuckDB instance: from the cache, else installed from
  * DuckDB's repository, else from PyPI. Throws one line naming what failed on every path.
  */
-export async function loadExtensions(connection: DuckDBConnection, names: readonly LakeExtension[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function loadExtensions(connection: DuckDBConnection, names: readonly DuckDBExtension[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dir = extensionDirectory(env);
   const loaded = new Set((await connection.runAndReadAll('SELECT extension_name FROM duckdb_extensions() WHERE loaded')).getRowObjectsJS().map((r) => String(r.extension_name)));
   const missing = names.filter((n) => !loaded.has(n));

@@ -92,8 +92,17 @@ export const pnTransactionUtxosTable = txList<Utxo>(
   'pn_transaction_utxos',
   'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).',
   [varchar('direction', (u) => u.tag, 'consumed or emitted'), integer('item_index', (u) => u.index, 'position in the list')],
-  [within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash))],
+  [
+    within((u: Of<Utxo>) => u.item, utxoColumns(utxoTxHash)),
+    // Schema version 9: the transaction's time (block_timestamp is the UTXO's), so a commit finds the stored rows of its
+    // transactions in the row groups of their days, not by a scan of the whole history (bench/README.md, "Lookups by a random hash").
+    added(
+      bigint('tx_block_timestamp', (e) => txTimestamp(e.parent), "epoch seconds: the transaction's (pn_transactions.block_timestamp); block_timestamp is the UTXO's"),
+      '(SELECT p.block_timestamp FROM pn_transactions AS p WHERE p.network = pn_transaction_utxos.network AND p.blockchain_id = pn_transaction_utxos.blockchain_id AND p.tx_hash = pn_transaction_utxos.tx_hash)',
+    ),
+  ],
   {
+    pruneBy: 'tx_block_timestamp',
     // A consumed row is dated by its transaction (the spend), not by the UTXO's creation: a night's
     // transactions are that night's rows, in its month's partition of the lake.
     export: { ...pnExport, dateWhen: { column: 'direction', equals: 'consumed', dateFrom: 'consuming_block_timestamp' } },

@@ -16,7 +16,7 @@ import { convertSnapshotTablesToVersions } from './snapshotVersionsStep.ts';
  * file under sql/migrations/. Opening an older file runs the steps it lacks and every changed
  * sql/schema file in ONE transaction with the new version, so a failure leaves it as it was.
  */
-export const WAREHOUSE_SCHEMA_VERSION = 8;
+export const WAREHOUSE_SCHEMA_VERSION = 9;
 
 export interface SchemaStep {
   /** The version this step brings the file to (steps are ordered by it, one per version). */
@@ -58,6 +58,11 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     version: 8,
     summary: 'the lake is a DuckLake: the Parquet export state (_glacier_exports) dropped, the first export after the upgrade builds the lake from the warehouse',
     sql: 'migrations/008_ducklake.sql',
+  },
+  {
+    version: 9,
+    summary:
+      "pn_transaction_utxos.tx_block_timestamp: the transaction's time (filled from pn_transactions), on which merges match and the UTXO derivation finds a batch's rows, so a night's commits read the row groups of its days instead of the whole history",
   },
 ];
 

@@ -1,7 +1,9 @@
 -- A UTXO row never moves back to an older state. The UTXO list answers each item as it was when the
 -- page was read; a transaction walk of the same run may have stored its spend before this page
 -- commits (utxoDerivation.ts, propagateUtxoSpends.sql). So a row this batch stored unspent takes the
--- stored spend of the same chain (the consuming transaction's copy, in this chain's shape).
+-- stored spend of the same chain (the consuming transaction's copy, in this chain's shape). A spend
+-- is never older than the UTXO it spends: the copies are looked for among the transactions since the
+-- batch's oldest UTXO (tx_block_timestamp), the row groups of its days, not the whole history.
 UPDATE pn_utxos AS u
 SET tx_hash = c.utxo_tx_hash,
     addresses = c.addresses,
@@ -40,6 +42,7 @@ FROM (
   SELECT t.* FROM pn_transaction_utxos AS t
   JOIN {stage} AS s ON s.network = t.network AND s.blockchain_id = t.blockchain_id AND s.utxo_id = t.utxo_id
   WHERE t.direction = 'consumed' AND s.consuming_tx_hash IS NULL
+    AND t.tx_block_timestamp >= (SELECT CASE WHEN bool_or(block_timestamp IS NULL) THEN 0 ELSE coalesce(min(block_timestamp), 0) END FROM {stage} WHERE consuming_tx_hash IS NULL)
   QUALIFY row_number() OVER (PARTITION BY t.network, t.blockchain_id, t.utxo_id ORDER BY t.tx_hash, t.item_index) = 1
 ) AS c
 WHERE u.network = c.network

@@ -771,7 +771,7 @@ COMMENT ON COLUMN "pn_transactions"."consumed_utxo_count" IS 'rows in pn_transac
 COMMENT ON COLUMN "pn_transactions"."emitted_utxo_count" IS 'rows in pn_transaction_utxos with direction emitted';
 COMMENT ON COLUMN "pn_transactions"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
--- key: (network, blockchain_id, tx_hash, direction, item_index)
+-- key: (network, blockchain_id, tx_hash, direction, item_index); merges also match on tx_block_timestamp
 CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "network"                   VARCHAR NOT NULL,
   "blockchain_id"             VARCHAR NOT NULL,
@@ -812,10 +812,13 @@ CREATE TABLE IF NOT EXISTS "pn_transaction_utxos" (
   "group_id"                  INTEGER,
   "payload"                   VARCHAR,
   "credentials"               JSON,
+  "tx_block_timestamp"        BIGINT,
   "_extra"                    JSON
 );
 COMMENT ON TABLE "pn_transaction_utxos" IS 'consumedUtxos and emittedUtxos of each primary-network transaction (every Utxo field).';
+ALTER TABLE "pn_transaction_utxos" ADD COLUMN IF NOT EXISTS "tx_block_timestamp" BIGINT;
 ALTER TABLE "pn_transaction_utxos" ADD COLUMN IF NOT EXISTS "_extra" JSON;
+UPDATE "pn_transaction_utxos" SET "tx_block_timestamp" = (SELECT p.block_timestamp FROM pn_transactions AS p WHERE p.network = pn_transaction_utxos.network AND p.blockchain_id = pn_transaction_utxos.blockchain_id AND p.tx_hash = pn_transaction_utxos.tx_hash) WHERE "tx_block_timestamp" IS NULL;
 COMMENT ON COLUMN "pn_transaction_utxos"."blockchain_id" IS 'chain alias as requested (p-chain, x-chain, c-chain)';
 COMMENT ON COLUMN "pn_transaction_utxos"."direction" IS 'consumed or emitted';
 COMMENT ON COLUMN "pn_transaction_utxos"."item_index" IS 'position in the list';
@@ -840,6 +843,7 @@ COMMENT ON COLUMN "pn_transaction_utxos"."timestamp" IS 'X/C-chain Utxo as sent 
 COMMENT ON COLUMN "pn_transaction_utxos"."group_id" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_transaction_utxos"."payload" IS 'X/C-chain Utxo';
 COMMENT ON COLUMN "pn_transaction_utxos"."credentials" IS 'X/C-chain Utxo: list of {signature, publicKey}';
+COMMENT ON COLUMN "pn_transaction_utxos"."tx_block_timestamp" IS 'epoch seconds: the transaction''s (pn_transactions.block_timestamp); block_timestamp is the UTXO''s';
 COMMENT ON COLUMN "pn_transaction_utxos"."_extra" IS 'fields the API sent for this row that no column maps (new fields, known fields kept nowhere else), as sent; integers beyond 2^53 as exact decimal text; NULL when none';
 
 -- key: (network, blockchain_id, tx_hash, kind, item_index); merges also match on block_timestamp

@@ -1,7 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableMergeStatements } from '../activities/warehouse/mergeSql.ts';
 import { pnTransactionUtxosTable, pnAddressTransactionsTable } from '../activities/streams/pnTransactions.ts';
-const withTime = process.argv.includes('--time');
+const withTime = false;
 const inst = await DuckDBInstance.create('/tmp/exp/w30.duckdb', { threads: '1', memory_limit: '128MB' });
 const conn = await inst.connect();
 const q = async (s: string) => (await conn.runAndReadAll(s)).getRowObjectsJS();
@@ -25,5 +25,22 @@ for (const [def, stage] of [[utxoDef, 'st_u'], [pnAddressTransactionsTable, 'st_
     await conn.run(`CREATE OR REPLACE TEMP TABLE ${stage} AS SELECT * FROM keep_stage`);
   }
   console.log(`${def.name}: ${totals.reduce((a, b) => a + b, 0).toFixed(0)} ms`);
+  stmts.forEach((s, i) => totals[i] > 3 && console.log(`  ${totals[i].toFixed(1).padStart(7)} ms  ${s.replace(/\s+/g, ' ').slice(0, 150)}`));
+}
+// pn_utxos: the newest 0.3% by creation as a UTXO-list page would carry them (unspent first)
+import { pnUtxosTable } from '../activities/streams/pnUtxos.ts';
+await conn.run(`CREATE OR REPLACE TEMP TABLE st_p AS SELECT ${cols(pnUtxosTable)} FROM pn_utxos WHERE block_timestamp >= (SELECT quantile_disc(block_timestamp, 0.997) FROM pn_utxos)`);
+{
+  let stmts = tableMergeStatements(pnUtxosTable as any, 'st_p', { constrained: false });
+  stmts = stmts.flatMap((s) => s.split(/;\s*\n/).map((x) => x.replace(/^(\s*--[^\n]*\n)+/g, '').trim()).filter((x) => x.length > 0));
+  const totals = new Array(stmts.length).fill(Infinity);
+  for (let r = 0; r < 3; r++) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE keep_stage AS SELECT * FROM st_p`);
+    await conn.run('BEGIN');
+    for (let i = 0; i < stmts.length; i++) { const c0 = cpu(); await conn.run(stmts[i]); totals[i] = Math.min(totals[i], cpu() - c0); }
+    await conn.run('ROLLBACK');
+    await conn.run(`CREATE OR REPLACE TEMP TABLE st_p AS SELECT * FROM keep_stage`);
+  }
+  console.log(`pn_utxos (${(await q('SELECT count(*) n FROM st_p'))[0].n} staged): ${totals.reduce((a, b) => a + b, 0).toFixed(0)} ms`);
   stmts.forEach((s, i) => totals[i] > 3 && console.log(`  ${totals[i].toFixed(1).padStart(7)} ms  ${s.replace(/\s+/g, ' ').slice(0, 150)}`));
 }

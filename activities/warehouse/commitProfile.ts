@@ -15,6 +15,8 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
  */
 const file = process.env.GLACIER_COMMIT_PROF?.replaceAll('%p', String(process.pid)) || undefined;
 const rss = file !== undefined && process.env.GLACIER_COMMIT_PROF_RSS === '1';
+/** With GLACIER_COMMIT_PROF_STATEMENTS=1 too, a merge's statements run one by one, each profiled as `<kind>:<n>:<its first words>`. */
+export const profileStatements = file !== undefined && process.env.GLACIER_COMMIT_PROF_STATEMENTS === '1';
 
 interface Totals {
   calls: number;

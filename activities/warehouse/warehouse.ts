@@ -7,7 +7,7 @@ import { applySchema } from './applySchema.ts';
 import { readSchemaVersion, refuseNewerWarehouse } from './schemaVersion.ts';
 import { concatUnique, type ColumnBatch } from './columnBatch.ts';
 import { groupTables, takeGroup } from './commitGroup.ts';
-import { profileCommit, profiled, profileRows } from './commitProfile.ts';
+import { profileCommit, profiled, profileRows, profileStatements } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, lakeKeysOfBatch, MARK_INSERT } from './lakeKeys.ts';
@@ -577,7 +577,9 @@ export class Warehouse {
             // An scd2 merge marks its batch.
             if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
             // Profiled per table (GLACIER_COMMIT_PROF): a night's growth shows which table's SQL it is in.
-            await profiled(`merge:${table.merge}:${table.name}`, () => this.writer.run(statements.join(';\n')));
+            const kind = `merge:${table.merge}:${table.name}`;
+            if (!profileStatements) await profiled(kind, () => this.writer.run(statements.join(';\n')));
+            else for (const [i, sql] of statements.flatMap((s) => s.split(/;\s*\n/).map((x) => x.replace(/^(\s*--[^\n]*\n)+/, '').trim()).filter(Boolean)).entries()) await profiled(`${kind}:${i}:${sql.slice(0, 40).replace(/\s+/g, ' ')}`, () => this.writer.run(sql));
           }
         }
         if (table.merge === 'versions') {

@@ -12,18 +12,25 @@
 -- pn_transaction_utxos' rows are found by their key columns alone, then fetched by row id (the
 -- joins with rowid): a join that needs a wide column (addresses, t.*) read that column of every
 -- stored row, so its CPU followed the history (bench/README.md, "The night's growth, profiled").
--- A transaction's rows are found with its time (tx_block_timestamp), and the copies of a linked UTXO
--- only among rows of transactions no older than the batch's oldest: the copy that wins is the
--- batch's own or a spend of it, and a spend is never older than what it spends. A fetch by row id
--- reads every column of the row groups the ids fall in, so ids spread over the history (an old
--- emitted copy) cost a read of all of it (at 30x the demo, 263 ms against 30: bench/README.md).
+-- A transaction's rows are found with its time (tx_block_timestamp), and the copies of a linked
+-- UTXO only among rows of transactions no older than the batch's oldest: the copy that wins is the
+-- batch's own or a spend of it, and a spend is never older than what it spends. A transaction the
+-- API sent without a time (its rows' tx_block_timestamp NULL) is found by its hash in a branch of
+-- its own, which costs nothing when no row lacks one (a NULL in the join or the bound would stop
+-- the pruning). A fetch by row id reads every column of the row groups the ids fall in, so ids
+-- spread over the history (an old emitted copy) cost a read of all of it (at 30x the demo, 263 ms
+-- against 30: bench/README.md).
 CREATE OR REPLACE TEMP TABLE _derived_utxos AS
 WITH linked AS (
   SELECT DISTINCT t.network, t.blockchain_id, t.utxo_id
   FROM {stage} AS a
   JOIN (
     SELECT t.* FROM pn_transaction_utxos AS t
-    JOIN (SELECT t.rowid AS rid FROM pn_transaction_utxos AS t SEMI JOIN {stage} AS a ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash AND t.tx_block_timestamp = a.block_timestamp) AS r ON t.rowid = r.rid
+    JOIN (
+      SELECT t.rowid AS rid FROM pn_transaction_utxos AS t SEMI JOIN {stage} AS a ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash AND t.tx_block_timestamp = a.block_timestamp
+      UNION ALL
+      SELECT t.rowid FROM pn_transaction_utxos AS t SEMI JOIN (SELECT * FROM {stage} WHERE block_timestamp IS NULL) AS a ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash
+    ) AS r ON t.rowid = r.rid
   ) AS t ON t.network = a.network AND t.blockchain_id = a.blockchain_id AND t.tx_hash = a.tx_hash
   WHERE (t.direction = 'consumed' OR t.created_on_chain_id = t.consumed_on_chain_id)
     AND list_has_any(t.addresses, list_transform(string_split(a.address_set, ','), x -> regexp_replace(x, '^[A-Za-z]-', '')))
@@ -32,7 +39,10 @@ SELECT t.*
 FROM pn_transaction_utxos AS t
 JOIN (
   SELECT t.rowid AS rid FROM pn_transaction_utxos AS t SEMI JOIN linked AS l ON l.network = t.network AND l.blockchain_id = t.blockchain_id AND l.utxo_id = t.utxo_id
-  WHERE t.tx_block_timestamp >= (SELECT min(block_timestamp) FROM {stage})
+  WHERE t.tx_block_timestamp >= (SELECT CASE WHEN bool_or(block_timestamp IS NULL) THEN 0 ELSE coalesce(min(block_timestamp), 0) END FROM {stage})
+  UNION ALL
+  SELECT t.rowid FROM pn_transaction_utxos AS t SEMI JOIN linked AS l ON l.network = t.network AND l.blockchain_id = t.blockchain_id AND l.utxo_id = t.utxo_id
+  WHERE t.tx_block_timestamp IS NULL
 ) AS r ON t.rowid = r.rid
 QUALIFY row_number() OVER (
   PARTITION BY t.network, t.blockchain_id, t.utxo_id
@@ -133,7 +143,11 @@ exported AS (
   FROM {stage} AS a
   JOIN (
     SELECT e.* FROM pn_transaction_utxos AS e
-    JOIN (SELECT e.rowid AS rid FROM pn_transaction_utxos AS e SEMI JOIN {stage} AS a ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash AND e.tx_block_timestamp = a.block_timestamp) AS r ON e.rowid = r.rid
+    JOIN (
+      SELECT e.rowid AS rid FROM pn_transaction_utxos AS e SEMI JOIN {stage} AS a ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash AND e.tx_block_timestamp = a.block_timestamp
+      UNION ALL
+      SELECT e.rowid FROM pn_transaction_utxos AS e SEMI JOIN (SELECT * FROM {stage} WHERE block_timestamp IS NULL) AS a ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash
+    ) AS r ON e.rowid = r.rid
   ) AS e ON e.network = a.network AND e.blockchain_id = a.blockchain_id AND e.tx_hash = a.tx_hash
   JOIN chains AS d ON d.network = e.network AND d.blockchain_id = e.consumed_on_chain_id AND d.alias <> e.blockchain_id
   WHERE e.direction = 'emitted'

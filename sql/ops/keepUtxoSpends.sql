@@ -1,11 +1,12 @@
 -- A UTXO row never moves back to an older state. The UTXO list answers each item as it was when the
 -- page was read; a transaction walk of the same run may have stored its spend before this page
--- commits (utxoDerivation.ts, propagateUtxoSpends.sql). So a row this batch stored unspent takes the
--- stored spend of the same chain (the consuming transaction's copy, in this chain's shape). A spend
--- is never older than the UTXO it spends: the copies are looked for among the transactions since the
--- batch's oldest UTXO (tx_block_timestamp), by their key columns first and then fetched by row id, so
--- a page of old UTXOs with no stored spend (the usual page) reads the key columns, not every column
--- (a 30x warehouse, 1,024 UTXOs from across its history: 295 ms to 43).
+-- commits (utxoDerivation.ts, propagateUtxoSpends.sql). So a row this batch stored unspent takes
+-- the stored spend of the same chain (the consuming transaction's copy, in this chain's shape). A
+-- spend is never older than the UTXO it spends: the copies are looked for among the transactions
+-- since the batch's oldest UTXO (tx_block_timestamp; those of a transaction without a time in a
+-- branch of their own), by their key columns first and then fetched by row id, so a page of old
+-- UTXOs with no stored spend (the usual page) reads the key columns, not every column (a 30x
+-- warehouse, 1,024 UTXOs from across its history: 295 ms to 43).
 UPDATE pn_utxos AS u
 SET tx_hash = c.utxo_tx_hash,
     addresses = c.addresses,
@@ -47,6 +48,10 @@ FROM (
     SEMI JOIN {stage} AS s ON s.network = t.network AND s.blockchain_id = t.blockchain_id AND s.utxo_id = t.utxo_id AND s.consuming_tx_hash IS NULL
     WHERE t.direction = 'consumed'
       AND t.tx_block_timestamp >= (SELECT CASE WHEN bool_or(block_timestamp IS NULL) THEN 0 ELSE coalesce(min(block_timestamp), 0) END FROM {stage} WHERE consuming_tx_hash IS NULL)
+    UNION ALL
+    SELECT t.rowid FROM pn_transaction_utxos AS t
+    SEMI JOIN {stage} AS s ON s.network = t.network AND s.blockchain_id = t.blockchain_id AND s.utxo_id = t.utxo_id AND s.consuming_tx_hash IS NULL
+    WHERE t.direction = 'consumed' AND t.tx_block_timestamp IS NULL
   ) AS r ON t.rowid = r.rid
   QUALIFY row_number() OVER (PARTITION BY t.network, t.blockchain_id, t.utxo_id ORDER BY t.tx_hash, t.item_index) = 1
 ) AS c

@@ -126,5 +126,22 @@ describe('pn.utxos from the pn.transactions walk of the same sync', () => {
     });
     const again = await h.warehouse.query(`SELECT consuming_tx_hash FROM pn_utxos WHERE network = '${network}' AND blockchain_id = '${chain}' AND utxo_id = '${id}'`);
     expect(again[0].consuming_tx_hash).not.toBeNull();
+
+    // The same for transactions the API sent without a time (every optional in its schema): their
+    // rows' tx_block_timestamp is NULL, and the lookups that prune on it must still find them.
+    await h.warehouse.withWriter(async (c) => {
+      await c.run(`UPDATE pn_transaction_utxos SET tx_block_timestamp = NULL WHERE utxo_id = '${id}'`);
+      await c.run(`UPDATE stage_links SET block_timestamp = NULL`);
+      await c.run(`UPDATE pn_utxos SET consuming_tx_hash = NULL WHERE utxo_id = '${id}'`);
+      await c.run(derive);
+    });
+    const derived = await h.warehouse.query(`SELECT consuming_tx_hash FROM pn_utxos WHERE network = '${network}' AND blockchain_id = '${chain}' AND utxo_id = '${id}'`);
+    expect(derived[0].consuming_tx_hash).not.toBeNull();
+    await h.warehouse.withWriter(async (c) => {
+      await c.run(`UPDATE pn_utxos SET consuming_tx_hash = NULL WHERE utxo_id = '${id}'`);
+      await c.run(expandLakeKeys(readFileSync('sql/ops/keepUtxoSpends.sql', 'utf8')).replaceAll('{stage}', 'stage_utxos'));
+    });
+    const kept = await h.warehouse.query(`SELECT consuming_tx_hash FROM pn_utxos WHERE network = '${network}' AND blockchain_id = '${chain}' AND utxo_id = '${id}'`);
+    expect(kept[0].consuming_tx_hash).not.toBeNull();
   }, 120_000);
 });

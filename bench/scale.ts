@@ -80,16 +80,28 @@ function cpuSeconds(pid: number): number {
 interface WorkerProcess {
   pid: number;
   counts: { oom: number; failed: number };
+  /** Rejects if the worker exits before stop(), with its exit and its last log lines (a run would otherwise wait for it forever). */
+  died: Promise<never>;
   stop(): Promise<void>;
 }
 
 async function startWorker(configFile: string, env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
   const heap = WORKER_HEAP_MB === undefined ? [] : [`--max-old-space-size=${WORKER_HEAP_MB}`];
   const worker = spawn(process.execPath, [...heap, BIN, '--config', configFile, 'worker'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stopping = false;
+  const tail: string[] = [];
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const died = new Promise<never>((_, reject) =>
+    worker.once('exit', (code, signal) => {
+      if (!stopping) reject(new Error(`the worker exited during the run (code ${code}, signal ${signal}); its last log lines:\n  ${tail.join('\n  ')}`));
+    }),
+  );
+  died.catch(() => undefined);
   const counts = { oom: 0, failed: 0 };
   await new Promise<void>((resolve) => {
     createInterface({ input: worker.stderr! }).on('line', (line) => {
+      tail.push(line.slice(0, 400));
+      if (tail.length > 10) tail.shift();
       if (line.includes('"msg":"worker running"')) resolve();
       if (line.includes('ran out of buffer memory')) counts.oom += 1;
       if (line.includes('"msg":"batch failed"')) counts.failed += 1;
@@ -100,7 +112,9 @@ async function startWorker(configFile: string, env: NodeJS.ProcessEnv): Promise<
   return {
     pid: worker.pid!,
     counts,
+    died,
     stop: async () => {
+      stopping = true;
       worker.kill('SIGTERM');
       await exited;
     },
@@ -179,7 +193,7 @@ async function measure(mode: 'backfill' | 'sync', configFile: string, dataDir: s
   const started = performance.now();
   let status;
   try {
-    status = await runCli(configFile, env, mode);
+    status = await Promise.race([runCli(configFile, env, mode), worker.died]);
   } finally {
     sample();
     clearInterval(sampler);

@@ -11,8 +11,8 @@ export interface RetentionResult {
  * (0: kept forever) are deleted, serialized with commits. The data tables and the change record
  * (_glacier_changed_partitions, one row per partition) grow with the data, not with runs. Then the
  * warehouse is checkpointed (Warehouse.settle): a run's end leaves the file at rest, without a WAL
- * that grows over nights until a commit crosses the threshold, and its DuckDB instance opened again
- * (what the night's lake attach left in the old one goes with it).
+ * that grows over nights until a commit crosses the threshold; after every 8th export, its DuckDB
+ * instance is opened again too (what the lake's attaches left in the old one goes with it).
  */
 export async function applyRetention(warehouse: Warehouse, options: { runRecordsDays: number }): Promise<RetentionResult> {
   const result =

@@ -80,7 +80,18 @@ export interface OpenOptions {
   onMemoryRelief?: (cause: unknown, how?: string) => void;
   /** Called when a checkpoint the warehouse runs itself after a write failed (not fatally; the write stands). */
   onCheckpointError?: (cause: unknown) => void;
+  /** Connections lent (exports) after which a run's end opens the instance again (default RENEW_AFTER_LENDS; tests: 1). */
+  renewAfterLends?: number;
 }
+
+/**
+ * A run's end opens the DuckDB instance again once this many connections were lent since it opened
+ * (an export takes one a night; Warehouse.renew): each attach of the lake leaves about 2 MB in the
+ * worker, and a new instance costs the next night about 0.3 CPU s (its extensions loaded and its
+ * tables read again), so every 8th exporting night holds the growth under about 16 MB for 0.04 CPU s
+ * a night (bench/README.md, "Nights: the instance opened again").
+ */
+export const RENEW_AFTER_LENDS = 8;
 
 /**
  * The default buffer limit (config `warehouse.memoryLimit`). A commit's memory has a fixed part that
@@ -269,6 +280,7 @@ export class Warehouse {
   private async openAgain(): Promise<void> {
     ({ instance: this.instance, writer: this.writer, reader: this.reader } = await openFile(this.path, this.options));
     this.lost = undefined;
+    this.lent = 0;
     this.staged.clear();
     this.prepared.clear();
     this.checkpoints = undefined;
@@ -279,6 +291,8 @@ export class Warehouse {
   private users = 0;
   /** Set while renew replaces the instance: a new use waits for it. */
   private renewing: Promise<void> | undefined;
+  /** Connections lent since the instance was opened (an export attaches the lake on one): what renew frees. */
+  private lent = 0;
 
   /** Runs `fn` as a use of the instance off the write queue (renew never replaces the instance under it). */
   private async use<T>(fn: () => Promise<T>): Promise<T> {
@@ -292,14 +306,14 @@ export class Warehouse {
   }
 
   /**
-   * Closes the DuckDB instance and opens the file again when nothing else uses it (else it does
-   * nothing: the next run's end will). On the write queue, after a checkpoint (settle). What an attach
-   * of the lake leaves in the instance (DuckLake's catalog entries and caches, about 0.8 MB of native
-   * heap an attach, not freed by DETACH in DuckDB 1.5.5) goes with it, so a worker's memory stays
-   * flat over the nights (bench/README.md, "Nights: the instance opened again").
+   * Closes the DuckDB instance and opens the file again once RENEW_AFTER_LENDS connections were lent
+   * since it opened and nothing uses it now (else it does nothing: a later run's end will). On the
+   * write queue, after a checkpoint (settle). What an attach of the lake leaves in the instance
+   * (DuckLake's catalog entries and caches, about 0.8 MB of native heap an attach, not freed by
+   * DETACH in DuckDB 1.5.5) goes with it, so a worker's memory stays flat over the nights.
    */
   private async renew(): Promise<void> {
-    if (this.lost !== undefined || this.users > 0 || this.path === ':memory:') return;
+    if (this.lent < (this.options.renewAfterLends ?? RENEW_AFTER_LENDS) || this.lost !== undefined || this.users > 0 || this.path === ':memory:') return;
     let done = () => {};
     this.renewing = new Promise((resolve) => (done = resolve));
     try {
@@ -832,9 +846,9 @@ export class Warehouse {
 
   /**
    * Checkpoints now when the WAL holds anything (on the write queue, with room): the file at rest then
-   * holds every committed row, and the next process to open it replays no WAL. Then the instance is
-   * opened again when nothing uses it (renew). Every run ends with it (retention.ts), so a night's
-   * writes are checkpointed while they are few, and what its export's attach left goes.
+   * holds every committed row, and the next process to open it replays no WAL. Then the instance may
+   * be opened again (renew). Every run ends with it (retention.ts), so a night's writes are
+   * checkpointed while they are few.
    */
   settle(): Promise<void> {
     return this.queue.run(async () => {
@@ -859,6 +873,7 @@ export class Warehouse {
       const connection = await this.instance.connect();
       // A use until it is closed (renew waits for it).
       this.users += 1;
+      this.lent += 1;
       const disconnect = connection.disconnectSync.bind(connection);
       let open = true;
       connection.closeSync = connection.disconnectSync = () => {

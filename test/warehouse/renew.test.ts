@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportLake } from '../../activities/lake/export.ts';
 import { allTables, tableByName } from '../../activities/streams/catalog.ts';
 import { openWarehouse, rowsToColumns, type Warehouse } from '../../activities/warehouse/index.ts';
+import { RENEW_AFTER_LENDS } from '../../activities/warehouse/warehouse.ts';
 import { applyRetention } from '../../activities/warehouse/retention.ts';
 import { lakeOf } from '../../worker/paths.ts';
 
@@ -31,7 +32,7 @@ const attached = async (wh: Warehouse) => (await wh.query("SELECT database_name 
 
 describe('the warehouse instance opened again (renew)', () => {
   it('waits for a lent connection, then replaces the instance with everything committed read back', async () => {
-    const wh = await openWarehouse(join(dir, 'lent.duckdb'));
+    const wh = await openWarehouse(join(dir, 'lent.duckdb'), { renewAfterLends: 1 });
     try {
       await commit(wh, 0, 100);
       const lent = await wh.connect();
@@ -53,7 +54,7 @@ describe('the warehouse instance opened again (renew)', () => {
   });
 
   it('never closes the instance under a read or a commit issued while it runs', async () => {
-    const wh = await openWarehouse(join(dir, 'busy.duckdb'));
+    const wh = await openWarehouse(join(dir, 'busy.duckdb'), { renewAfterLends: 1 });
     try {
       await commit(wh, 0, 100);
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,13 +62,14 @@ describe('the warehouse instance opened again (renew)', () => {
       // queue and finds no use in flight, or does nothing; a use issued while it replaces the instance waits.
       const work = Array.from({ length: 30 }, async (_, i) => {
         await pause(i * 3);
-        if (i % 3 === 0) return wh.settle();
+        if (i % 3 === 0) return wh.connect().then((c) => (c.closeSync(), wh.settle()));
         if (i % 3 === 1) return count(wh);
         return commit(wh, 100 + i, 1);
       });
       const results = await Promise.all(work);
       for (const [i, r] of results.entries()) if (i % 3 === 1) expect(r).toBeGreaterThanOrEqual(100);
       const renewed = wh.renewed;
+      (await wh.connect()).closeSync();
       await wh.settle();
       expect(wh.renewed).toBe(renewed + 1);
       expect(await count(wh)).toBe(110);
@@ -76,8 +78,8 @@ describe('the warehouse instance opened again (renew)', () => {
     }
   });
 
-  it('ends every run, after its export', async () => {
-    const wh = await openWarehouse(join(dir, 'export.duckdb'));
+  it('ends every run that exported, the default every 8th', async () => {
+    const wh = await openWarehouse(join(dir, 'export.duckdb'), { renewAfterLends: 1 });
     const lake = lakeOf({ dataDir: join(dir, 'export') });
     try {
       await commit(wh, 0, 100);
@@ -85,11 +87,26 @@ describe('the warehouse instance opened again (renew)', () => {
       await applyRetention(wh, { runRecordsDays: 90 });
       expect(wh.renewed).toBe(1);
       expect(await attached(wh)).toEqual([]);
+      // A run with nothing to export attaches nothing: its end keeps the instance (and its warm caches).
+      expect(await exportLake(wh, allTables(), lake, { tables: ['evm_blocks'] })).toMatchObject({ inserted: 0 });
+      await applyRetention(wh, { runRecordsDays: 90 });
+      expect(wh.renewed).toBe(1);
       await commit(wh, 100, 10);
       expect(await exportLake(wh, allTables(), lake, { tables: ['evm_blocks'] })).toMatchObject({ inserted: 10 });
       await applyRetention(wh, { runRecordsDays: 0 });
       expect(wh.renewed).toBe(2);
       expect(await count(wh)).toBe(110);
+      // At the default, the 8th connection lent renews it, not one before.
+      const defaults = await openWarehouse(join(dir, 'defaults.duckdb'));
+      try {
+        for (let lend = 1; lend <= RENEW_AFTER_LENDS; lend++) {
+          (await defaults.connect()).closeSync();
+          await defaults.settle();
+          expect(defaults.renewed).toBe(lend === RENEW_AFTER_LENDS ? 1 : 0);
+        }
+      } finally {
+        await defaults.close();
+      }
     } finally {
       await wh.close();
     }

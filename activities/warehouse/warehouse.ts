@@ -259,13 +259,7 @@ export class Warehouse {
    * tries again first (ensureOpen).
    */
   private async reopen(cause: unknown): Promise<void> {
-    for (const close of [() => this.writer.closeSync(), () => this.reader.closeSync(), () => this.instance.closeSync()]) {
-      try {
-        close();
-      } catch {
-        // an invalidated database may refuse; the next open replaces it
-      }
-    }
+    this.closeHandles();
     this.lost = cause;
     await this.openAgain();
     this.reopened += 1;
@@ -274,6 +268,17 @@ export class Warehouse {
     // commit under the sync limit (where it failed). Once: any failure, a second fatal one included,
     // is left to the commit that meets it.
     await this.checkpointWithRoom({ reopenOnFatal: false }).catch(() => undefined);
+  }
+
+  /** Closes the connections and the instance; one that refuses (an invalidated database) is left to the open that replaces it. */
+  private closeHandles(): void {
+    for (const close of [() => this.writer.closeSync(), () => this.reader.closeSync(), () => this.instance.closeSync()]) {
+      try {
+        close();
+      } catch {
+        // an invalidated database may refuse; the next open replaces it
+      }
+    }
   }
 
   /** A new instance and connections on the file; what was cached from the old ones is read again. */
@@ -317,9 +322,7 @@ export class Warehouse {
     let done = () => {};
     this.renewing = new Promise((resolve) => (done = resolve));
     try {
-      this.writer.closeSync();
-      this.reader.closeSync();
-      this.instance.closeSync();
+      this.closeHandles();
       await this.openAgain();
       this.renewed += 1;
     } catch (error) {

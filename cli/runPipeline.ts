@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { partitionProgressQuery } from '../workflows/partition.ts';
 import { pipelineStatusQuery, pipelineWorkflow, type PipelineInput, type PipelineStatus } from '../workflows/pipeline.ts';
@@ -22,9 +23,10 @@ export async function startPipeline(session: Session, input: PipelineInput): Pro
 /** Follows a pipeline run to its end, showing progress; returns its final status. */
 export async function followPipeline(session: Session, handle: WorkflowHandle<typeof pipelineWorkflow>, options: { interactive?: boolean } = {}): Promise<PipelineStatus> {
   const view = createProgressView(session.logger, options.interactive);
-  let stopped = false;
+  // Aborted when the run ends, so the command returns then, not at the poll's next tick (up to a second later).
+  const stop = new AbortController();
   const poll = (async () => {
-    while (!stopped) {
+    while (!stop.signal.aborted) {
       try {
         const status = await handle.query(pipelineStatusQuery);
         // Running partitions report live row counts through their own query (a sweep's have no workflow of their own).
@@ -41,7 +43,7 @@ export async function followPipeline(session: Session, handle: WorkflowHandle<ty
       } catch {
         // The workflow may not have processed its first task yet.
       }
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000, undefined, { signal: stop.signal }).catch(() => undefined);
     }
   })();
   try {
@@ -49,7 +51,7 @@ export async function followPipeline(session: Session, handle: WorkflowHandle<ty
     view.update(result);
     return result;
   } finally {
-    stopped = true;
+    stop.abort();
     await poll;
     view.stop();
   }

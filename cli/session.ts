@@ -39,7 +39,7 @@ export async function openSession(config: ResolvedConfig, options: { logger?: Lo
   let stopHeapBudget: (() => void) | undefined;
   let address = config.temporalAddress;
   if (!address) {
-    // The dev server's start-up (about 1.3 s, mostly its own process) overlaps opening the warehouse,
+    // The dev server's start-up (0.1-0.5 s, its own process) overlaps opening the warehouse,
     // and loading this module when the caller launched it first (sessionLauncher.ts).
     const starting = options.launched ? options.launched.then((launched) => launched.ready()) : new DevServer({ dataDir: temporalStateDir(config.dataDir) }).start();
     const opening = buildRuntime(config, logger);

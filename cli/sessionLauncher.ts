@@ -7,8 +7,8 @@ import type { Session } from './session.ts';
 /**
  * A command's session, opened fast: when the session will embed the dev server (no TEMPORAL_ADDRESS,
  * no shards), its process is launched before the session module loads, so the server's start-up
- * (about 1.1 s before it accepts a connection) overlaps loading Temporal's worker, DuckDB and the
- * sync core (about 0.7 s) instead of following it. This module itself loads nothing heavy.
+ * (0.1-0.5 s before it serves) overlaps loading Temporal's worker, DuckDB and the sync core
+ * (about 0.6 s) instead of following it. This module itself loads nothing heavy.
  */
 export async function withSession<T>(config: ResolvedConfig, fn: (session: Session) => Promise<T>): Promise<T> {
   const embedded = !config.temporalAddress && config.shards.length === 0;

@@ -149,6 +149,7 @@ export class DevServer {
       // The port first: a gRPC connect that is refused waits out its whole timeout (the channel's
       // reconnect backoff), which held every start to about 1.2 s while the server served at 0.5.
       if (!(await portOpen(this.port))) {
+        lastError = new Error(`nothing accepts connections on port ${this.port}`);
         await new Promise((r) => setTimeout(r, 25));
         continue;
       }

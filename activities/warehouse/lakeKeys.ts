@@ -59,24 +59,6 @@ function dayOf(epochSeconds: CellValue): string | null {
   return new Date(Number(epochSeconds) * 1000).toISOString().slice(0, 10);
 }
 
-/** The distinct partition keys of a batch, from its column vectors. */
-export function lakeKeysOfBatch(def: TableDef, columns: readonly CellValue[][], rows: number): Set<string> {
-  const parts = def.export.partitionBy.map((c) => columns[def.columns.findIndex((d) => d.name === c)]);
-  const column = (name: string) => columns[def.columns.findIndex((d) => d.name === name)];
-  const dates = def.export.dateFrom ? column(def.export.dateFrom) : undefined;
-  const when = def.export.dateWhen;
-  const whenColumn = when ? column(when.column) : undefined;
-  const whenDates = when ? column(when.dateFrom) : undefined;
-  const keys = new Set<string>();
-  for (let i = 0; i < rows; i++) {
-    const values: (string | null)[] = parts.map((p) => (p[i] === null || p[i] === undefined ? null : String(p[i])));
-    const own = whenColumn && whenColumn[i] === when!.equals ? whenDates![i] : null;
-    if (dates) values.push(dayOf(own ?? dates[i]));
-    keys.add(JSON.stringify(values));
-  }
-  return keys;
-}
-
 /** The partition key of a table whose only hive key is the day (the snapshot-walk records). */
 export function dayOnlyLakeKey(epochSeconds: number): string {
   return JSON.stringify([dayOf(epochSeconds)]);

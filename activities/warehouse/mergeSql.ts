@@ -60,6 +60,7 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   const match = (keys: readonly string[]) => keys.map((k) => `t.${ident(k)} = s.${ident(k)}`).join(' AND ');
   if (def.merge === 'scd2') {
     if (!def.scd2) throw new Error(`${def.name}: scd2 merge without scd2 spec`);
+    if (def.export.dateFrom || def.export.partitionBy.some((c) => !def.scd2!.key.includes(c))) throw new Error(`${def.name}: an scd2 table's partitions are columns of its key (a version closes where it opened)`);
     const keyMatch = match(def.scd2.key);
     const changed = def.scd2.tracked.map((c) => `t.${ident(c)} IS DISTINCT FROM s.${ident(c)}`).join(' OR ');
     const merge = [
@@ -71,7 +72,8 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
       // over the two pn.validators commits of a bench:write-path run, 7 pages each: 10.2 ms to 2.2 ms).
       `INSERT INTO ${t} (${cols}) SELECT ${def.columns.map((c) => `s.${ident(c.name)}`).join(', ')} FROM ${s} AS s ANTI JOIN ${t} AS t ON ${keyMatch} AND (t.valid_to IS NULL OR t.valid_from = s.valid_from)`,
     ];
-    return { prepare: [], merge, cleanup: [] };
+    // The batch's partitions: the versions it closes and opens are there (the key holds the partition columns).
+    return { prepare: [], merge: [...merge, rowsMarkSql(def, s)], cleanup: [] };
   }
   // A versioned table's merge first counts what changes and writes only that (versions.ts mergeVersions).
   if (def.merge === 'versions') throw new Error(`${def.name}: a versioned table is merged by mergeVersions, not mergeStatements`);

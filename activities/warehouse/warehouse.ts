@@ -10,7 +10,7 @@ import { groupTables, takeGroup } from './commitGroup.ts';
 import { profileCommit, profiled, profileRows, profileStatements } from './commitProfile.ts';
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
-import { dayOnlyLakeKey, lakeKeysOfBatch, MARK_INSERT } from './lakeKeys.ts';
+import { dayOnlyLakeKey, MARK_INSERT } from './lakeKeys.ts';
 import { tableMergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
@@ -628,8 +628,8 @@ export class Warehouse {
     const updatedAt = new Date().toISOString();
     try {
       await this.fault('after-begin');
-      // The lake partitions this commit changes, from the batch's own columns (lakeKeys.ts); the
-      // follow-up SQL marks the rows it updates elsewhere. Cleared by the export that writes them.
+      // The lake partitions this commit changes (lakeKeys.ts): each merge marks those of its rows, the
+      // follow-up SQL those it updates elsewhere, a versioned merge and the walk records here. Cleared by the export that writes them.
       const marks: [string, string][] = [];
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
@@ -645,8 +645,6 @@ export class Warehouse {
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
             const statements = tableMergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
-            // An scd2 merge marks its batch.
-            if (table.merge === 'scd2') for (const key of lakeKeysOfBatch(table, columns, rows)) marks.push([table.name, key]);
             // Profiled per table (GLACIER_COMMIT_PROF): a night's growth shows which table's SQL it is in.
             const kind = `merge:${table.merge}:${table.name}`;
             if (!profileStatements) await profiled(kind, () => this.writer.run(statements.join(';\n')));

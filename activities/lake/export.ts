@@ -141,6 +141,8 @@ async function exportNight(warehouse: Warehouse, catalog: readonly TableDef[], l
   const unknown = (options.tables ?? []).filter((t) => !all.some((d) => d.name === t));
   if (unknown.length) throw new Error(`unknown table(s) for export: ${unknown.join(', ')}`);
   const tables = all.filter((d) => !options.tables || options.tables.includes(d.name)).map((d) => lakeTable(d, lake.format));
+  // Commits mark from now on; what they changed before is in the tables this export compares whole (never written).
+  await warehouse.startChangeMarks();
   if (!options.full && (await nothingToExport(warehouse, tables, lake))) return { files: 0, tables: 0, unchanged: 0, deleted: 0, inserted: 0, fullTables: 0, attempts: 0 };
   const conn = await warehouse.connect();
   // A Parquet file per partition a statement touches, each with its buffers: 64 MB ran out on the tiny world.

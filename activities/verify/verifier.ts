@@ -130,7 +130,8 @@ export function createVerifier(deps: VerifierDeps): VerifyPort {
     async verify({ streams, scope, mode }) {
       const findings: VerifyFinding[] = [];
       // What this verify covers: every change committed up to now. A nightly verify starts at the
-      // watermark of the last verify without problems; without one it runs in full.
+      // watermark of the last verify without problems; without one it runs in full. Commits mark from now on.
+      await warehouse.startChangeMarks();
       const [{ seq: currentSeq, now }] = await warehouse.query(sqlFile('verify/changed/currentSeq.sql'));
       const [mark] = mode === 'changed' ? await warehouse.query(sqlFile('verify/changed/watermark.sql')) : [];
       const since = mark ? { seq: BigInt(mark.seq as bigint), at: Number(mark.verified_at) } : undefined;

@@ -1,5 +1,5 @@
 import { ident } from './identifier.ts';
-import { expandLakeKeys, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
+import { expandLakeKeys, MARK_INSERT, movedRowsMarkSql, rowsMarkSql } from './lakeKeys.ts';
 import { sqlFile } from './sqlFile.ts';
 import { storedRowsSql } from './storedRows.ts';
 import type { ColumnDef, TableDef } from './tableDef.ts';
@@ -12,6 +12,8 @@ export interface MergeOptions {
   constrained: boolean;
   /** Some staged row has NULL in the table's pruneBy column (it cannot be matched on that column). */
   nullPrune?: boolean;
+  /** false: no statement that marks partitions for the lake (Warehouse.startChangeMarks). */
+  marks?: boolean;
 }
 
 /**
@@ -43,7 +45,15 @@ export function tableMergeStatements(def: TableDef, stage: string, options: Merg
         .replaceAll('{changed}', plan.changed ?? ident(stage)),
     );
   const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(def.beforeMerge), ...plan.merge, ...followUp(def.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
-  return statements.map((statement) => statement.trim().replace(/;$/, ''));
+  return (options.marks === false ? statements.flatMap(splitStatements).filter((s) => !s.startsWith(MARK_INSERT)) : statements).map((statement) => statement.trim().replace(/;$/, ''));
+}
+
+/** A text of several statements (an sql/ops file) as its statements, each without its leading comment lines. */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((s) => s.replace(/^(\s*--[^\n]*\n)+/, '').trim())
+    .filter(Boolean);
 }
 
 /**

@@ -156,6 +156,8 @@ export async function migrateWarehouse(
     await connection.run(sqlFile('ops/glacierMeta.sql'));
     await connection.run(sqlFile('ops/setGlacierMeta.sql'), ['schema_version', String(target)]);
     await connection.run(sqlFile('ops/setGlacierMeta.sql'), ['migrated_at', new Date().toISOString()]);
+    // A new file: no commit marks what it changes until an export or a verify first reads it (Warehouse.startChangeMarks).
+    if (from === undefined) await connection.run(sqlFile('ops/setGlacierMeta.sql'), ['change_marks', 'off']);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -92,7 +92,7 @@ export function versionSql(def: TableDef, stage: string): VersionSql {
  * the partitions they touch), so a batch of unchanged values under a walk that lost nothing runs
  * none. Returns the lake partition keys of the closed versions, to mark.
  */
-export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string, finishing: readonly FinishingWalk[] = []): Promise<string[]> {
+export async function mergeVersions(connection: DuckDBConnection, def: TableDef, stage: string, finishing: readonly FinishingWalk[] = [], marks = true): Promise<string[]> {
   const closing = finishing.filter((w) => !def.versions!.answers || def.versions!.answers(w.params));
   const sql = versionSql(def, stage);
   // What every finishing walk leaves unlisted, counted in the same query: a commit of many walks that lost nothing runs no close.
@@ -101,7 +101,7 @@ export async function mergeVersions(connection: DuckDBConnection, def: TableDef,
   const closed = Number(plan.closed);
   const rewritten = Number(plan.rewritten);
   const added = Number(plan.added);
-  const statements = [...(closed + rewritten + added > 0 ? [sql.mark] : []), ...(closed > 0 ? [sql.close] : []), ...(rewritten > 0 ? [sql.rewrite] : []), ...(closed + added > 0 ? [sql.insert] : [])];
+  const statements = [...(marks && closed + rewritten + added > 0 ? [sql.mark] : []), ...(closed > 0 ? [sql.close] : []), ...(rewritten > 0 ? [sql.rewrite] : []), ...(closed + added > 0 ? [sql.insert] : [])];
   if (statements.length) await connection.run(statements.join(';\n'));
   const keys: string[] = [];
   // One walk at a time: walks whose scopes overlap (pending-reward partitions) may close the same version; the first one does.

@@ -11,7 +11,7 @@ import { profileCommit, profiled, profileRows, profileStatements } from './commi
 import { checkpointsStatement, distinctPartitionRuns, fieldsStatement, runRecordsStatement, walksStatement, type BoundStatement } from './commitRecords.ts';
 import { ident } from './identifier.ts';
 import { dayOnlyLakeKey, MARK_INSERT } from './lakeKeys.ts';
-import { tableMergeStatements } from './mergeSql.ts';
+import { splitStatements, tableMergeStatements } from './mergeSql.ts';
 import { mergeVersions, SeenKeys } from './versions.ts';
 import { SerialQueue } from './serialQueue.ts';
 import { DUCKDB_SIZE, duckdbSizeBytes } from '../../common/duckdbSize.ts';
@@ -193,6 +193,8 @@ export class Warehouse {
    * reads its checkpoint without a query.
    */
   private checkpoints: Promise<Map<string, CheckpointView>> | undefined;
+  /** Whether commits mark what they change (startChangeMarks). */
+  private marking = true;
 
   private constructor(
     readonly path: string,
@@ -240,6 +242,7 @@ export class Warehouse {
     }
     const constrained = (await reader.runAndReadAll(sqlFile('ops/constrainedTables.sql'))).getRowObjectsJS().map((r) => String(r.table_name));
     const warehouse = new Warehouse(path, instance, writer, reader, new Set(constrained), options);
+    warehouse.marking = (await reader.runAndReadAll(sqlFile('ops/changeMarks.sql'))).getRowObjectsJS()[0].marks !== 'off';
     // A WAL replayed at open (a crash, a fatal error) is checkpointed now, with room.
     await warehouse.withWriter(async () => undefined);
     return warehouse;
@@ -629,7 +632,8 @@ export class Warehouse {
     try {
       await this.fault('after-begin');
       // The lake partitions this commit changes (lakeKeys.ts): each merge marks those of its rows, the
-      // follow-up SQL those it updates elsewhere, a versioned merge and the walk records here. Cleared by the export that writes them.
+      // follow-up SQL those it updates elsewhere, a versioned merge and the walk records here; none
+      // before the first export or verify (startChangeMarks). Cleared by the export that writes them.
       const marks: [string, string][] = [];
       for (const table of tables) {
         const parts = group.flatMap((m) => m.tables.filter((t) => t.table.name === table.name));
@@ -644,11 +648,11 @@ export class Warehouse {
             // Merge, follow-up updates and emptying the stage in one call: each call to DuckDB is a
             // round trip through the thread pool, and a batch writes several tables.
             const pruneColumn = table.pruneBy ? columns[table.columns.findIndex((c) => c.name === table.pruneBy)] : undefined;
-            const statements = tableMergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null) });
+            const statements = tableMergeStatements(table, stage, { constrained: this.constrained.has(table.name), nullPrune: pruneColumn?.some((v) => v === null), marks: this.marking });
             // Profiled per table (GLACIER_COMMIT_PROF): a night's growth shows which table's SQL it is in.
             const kind = `merge:${table.merge}:${table.name}`;
             if (!profileStatements) await profiled(kind, () => this.writer.run(statements.join(';\n')));
-            else for (const [i, sql] of statements.flatMap((s) => s.split(/;\s*\n/).map((x) => x.replace(/^(\s*--[^\n]*\n)+/, '').trim()).filter(Boolean)).entries()) await profiled(`${kind}:${i}:${sql.slice(0, 40).replace(/\s+/g, ' ')}`, () => this.writer.run(sql));
+            else for (const [i, sql] of statements.flatMap(splitStatements).entries()) await profiled(`${kind}:${i}:${sql.slice(0, 40).replace(/\s+/g, ' ')}`, () => this.writer.run(sql));
           }
         }
         if (table.merge === 'versions') {
@@ -658,7 +662,7 @@ export class Warehouse {
           const finishing = group.flatMap(({ tables: batches, checkpoint, walk }) =>
             walk && batches.some((b) => b.table.name === table.name) ? [{ stream: checkpoint.stream, partitionId: checkpoint.partitionId, snapshotAt: walk.snapshotAt, params: walk.params }] : [],
           );
-          if (rows > 0 || finishing.length > 0) for (const key of await profiled('merge:versions', () => mergeVersions(this.writer, table, stage, finishing))) marks.push([table.name, key]);
+          if (rows > 0 || finishing.length > 0) for (const key of await profiled('merge:versions', () => mergeVersions(this.writer, table, stage, finishing, this.marking))) marks.push([table.name, key]);
           if (rows > 0) await this.writer.run(`DELETE FROM ${ident(stage)}`);
         }
         await this.fault(`after-table:${table.name}`);
@@ -676,7 +680,7 @@ export class Warehouse {
       if (finished.length) await this.writer.run(sqlFile('ops/forgetWalkKeys.sql'), [listValue(finished.map((c) => c.stream)), listValue(finished.map((c) => c.partitionId))]);
       const recorded = group.filter((m) => m.records !== false);
       for (const { walk } of recorded) if (walk) marks.push(['_glacier_snapshot_walks', dayOnlyLakeKey(walk.snapshotAt)]);
-      if (marks.length) {
+      if (marks.length && this.marking) {
         await profiled('marks', () => this.writer.run(`${MARK_INSERT} SELECT t, k, nextval('_glacier_lake_seq') FROM (SELECT DISTINCT unnest($1::VARCHAR[]) AS t, unnest($2::VARCHAR[]) AS k)`, [
           listValue(marks.map((m) => m[0])),
           listValue(marks.map((m) => m[1])),
@@ -819,6 +823,21 @@ export class Warehouse {
   /** Reads committed data (bound parameters only). 64-bit and larger integers come back as bigint. */
   query(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
     return this.use(async () => (await this.reader.runAndReadAll(sql, params)).getRowObjectsJS() as Record<string, unknown>[]);
+  }
+
+  /**
+   * Commits mark the lake partitions they change (lakeKeys.ts) from the first export or verify on:
+   * the marks tell those what changed since they last read, and before that both read everything (the
+   * export compares each table it never wrote whole, the verify runs in full). So a new warehouse's
+   * first backfill writes none (8-10% of a page's CPU: bench/README.md). On the write queue: commits
+   * queued after it mark; those before it are in what the caller reads next.
+   */
+  async startChangeMarks(): Promise<void> {
+    if (this.marking) return;
+    await this.withWriter(async (connection) => {
+      await connection.run(sqlFile('ops/setGlacierMeta.sql'), ['change_marks', 'on']);
+      this.marking = true;
+    });
   }
 
   /** Runs `fn` in one transaction on the writer connection, serialized with commits; rolled back when it throws. */

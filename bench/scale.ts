@@ -265,6 +265,10 @@ try {
       };
       console.log(line(`${scale}x backfill`, backfill, await total()));
       if (backfill.peakBreakdown) console.log(`  at peak: ${backfill.peakBreakdown}`);
+      // A production night follows the backfill's export, which started the change marks (a new
+      // warehouse writes none before: Warehouse.startChangeMarks); the night here marks as it would.
+      const w = await openWarehouse(warehousePath(tmp.dir));
+      await w.startChangeMarks().finally(() => w.close());
       await fetch(`${sim.baseUrl}/admin/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps: NIGHT_STEPS }) });
       const night = await measure('sync', configFile, tmp.dir, env, stats, metricsPort);
       console.log(line(`${scale}x night`, night, await total()));

@@ -12,38 +12,31 @@ export interface MergeOptions {
   constrained: boolean;
   /** Some staged row has NULL in the table's pruneBy column (it cannot be matched on that column). */
   nullPrune?: boolean;
-  /** false: no statement that marks partitions for the lake (Warehouse.startChangeMarks). */
+  /**
+   * false: no statement that marks partitions for the lake (Warehouse.startChangeMarks), and no prune
+   * of the staged rows the table holds as they are (a new warehouse's first backfill stores rows it does not hold).
+   */
   marks?: boolean;
 }
 
-/**
- * A merge in three parts: `prepare` runs before the table's beforeMerge SQL, `merge` after it, and
- * `cleanup` after its afterMerge SQL. `changed` is the relation of the staged rows no stored row
- * equals (`{changed}` of the follow-up SQL), when the merge finds them before it runs.
- */
+/** A merge in three parts: `prepare` runs before the table's beforeMerge SQL, `merge` after it, and `cleanup` after its afterMerge SQL. */
 export interface MergePlan {
   prepare: string[];
   merge: string[];
   cleanup: string[];
-  changed?: string;
 }
 
 /**
  * Every statement, in order, that a commit runs to move a table's staged batch into the table (not a
  * versioned one: versions.ts): the merge, the lake marks of the rows that moved, the table's follow-up
- * SQL files (`{stage}`: the batch; `{changed}`: its rows no stored row equals), emptying the stage.
+ * SQL files (`{stage}`: the batch), emptying the stage.
  * One list, so the commit runs it in one call and test/warehouse/commitPlans.test.ts checks each
  * statement's plan on a long history.
  */
 export function tableMergeStatements(def: TableDef, stage: string, options: MergeOptions): string[] {
   const plan = mergeStatements(def, stage, options);
   const moved = movedRowsMarkSql(def, stage, options.constrained || options.nullPrune);
-  const followUp = (files: string[] | undefined) =>
-    (files ?? []).map((file) =>
-      expandLakeKeys(sqlFile(file))
-        .replaceAll('{stage}', ident(stage))
-        .replaceAll('{changed}', plan.changed ?? ident(stage)),
-    );
+  const followUp = (files: string[] | undefined) => (files ?? []).map((file) => expandLakeKeys(sqlFile(file)).replaceAll('{stage}', ident(stage)));
   const statements = [...plan.prepare, ...(moved ? [moved] : []), ...followUp(def.beforeMerge), ...plan.merge, ...followUp(def.afterMerge), `DELETE FROM ${ident(stage)}`, ...plan.cleanup];
   return (options.marks === false ? statements.flatMap(splitStatements).filter((s) => !s.startsWith(MARK_INSERT)) : statements).map((statement) => statement.trim().replace(/;$/, ''));
 }
@@ -90,7 +83,10 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   // Rows the table already holds with the same values leave the stage first, so a night that re-reads
   // what it stored writes nothing there (no delete, no insert, no WAL, nothing for the checkpoint). A
   // touch column (last_seen_at) is set in place on rows whose other values are unchanged. Not with a
-  // follow-up SQL file: those read the whole stage (a spend marks the UTXO it consumes).
+  // follow-up SQL file: those read the whole stage (a spend marks the UTXO it consumes). Not in a
+  // warehouse that marks nothing yet (options.marks false): its first backfill stores rows the table
+  // does not hold, and the prune would read the stored table's keys at every commit for none.
+  const prunes = options.marks !== false;
   const keyMatch = def.pruneBy && !options.nullPrune ? match([...def.primaryKey, def.pruneBy]) : match(def.primaryKey);
   const valuesOf = (cols: readonly ColumnDef[]) => cols.filter((c) => !def.primaryKey.includes(c.name)).map((c) => `t.${ident(c.name)} IS NOT DISTINCT FROM s.${ident(c.name)}`);
   const sameRow = [keyMatch, ...valuesOf(def.columns)].join(' AND ');
@@ -103,24 +99,23 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
   // identical ones, found first (keys only: a copy of the stage doubled a large page's memory, and an
   // anti join of the stage with the table built its hash table on the table; both ran out of the
   // sync-time buffer limit).
-  const dropsIdentical = !def.afterMerge?.length && !options.constrained;
-  const identical = !dropsIdentical || touch.size ? ident(`${stage}_identical`) : undefined;
+  const dropsIdentical = prunes && !def.afterMerge?.length && !options.constrained;
+  const identical = prunes && (!dropsIdentical || touch.size) ? ident(`${stage}_identical`) : undefined;
   const keyJoin = def.primaryKey.map((k) => `i.${ident(k)} = s.${ident(k)}`).join(' AND ');
   // The stored rows of the batch's keys, found by the key columns and fetched by row id (storedRows.ts):
   // a join on every column read every column of every stored row.
   const stored = storedRowsSql(t, s, keyMatch);
   // The staged rows whose key is not among `keys`.
   const notIn = (keys: string) => `(SELECT s.* FROM ${s} AS s ANTI JOIN ${keys} AS i ON ${keyJoin})`;
-  const changed = identical ? notIn(identical) : undefined;
   const keys = def.primaryKey.map((k) => `s.${ident(k)}`).join(', ');
   const prepare = identical ? [`CREATE OR REPLACE TEMP TABLE ${identical} AS SELECT ${keys} FROM ${s} AS s JOIN ${stored} AS t ON ${sameRow}`, rowsMarkSql(def, notIn(identical))] : [];
   const cleanup = identical ? [`DROP TABLE ${identical}`] : [];
   const markLeft = identical ? [] : [rowsMarkSql(def, s)];
   if (options.constrained) {
     const allKey = def.columns.every((c) => def.primaryKey.includes(c.name));
-    return { prepare, merge: [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };
+    return { prepare, merge: [`INSERT OR ${allKey ? 'IGNORE' : 'REPLACE'} INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup };
   }
-  const unchanged = def.afterMerge?.length
+  const unchanged = !dropsIdentical
     ? []
     : [
         ...(touch.size
@@ -134,5 +129,5 @@ export function mergeStatements(def: TableDef, stage: string, options: MergeOpti
         ...(options.nullPrune ? [`DELETE FROM ${t} AS t USING ${s} AS s WHERE s.${ident(def.pruneBy)} IS NULL AND ${match(def.primaryKey)}`] : []),
       ]
     : [`DELETE FROM ${t} AS t USING ${s} AS s WHERE ${match(def.primaryKey)}`];
-  return { prepare, merge: [...unchanged, ...markLeft, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup, changed };
+  return { prepare, merge: [...unchanged, ...markLeft, ...deletes, `INSERT INTO ${t} (${cols}) SELECT ${cols} FROM ${s}`], cleanup };
 }

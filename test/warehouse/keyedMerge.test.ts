@@ -64,12 +64,16 @@ describe('keyed merge without an index', () => {
     }
   });
 
-  it('a row sent again with the same values is not rewritten; a touch column is set in place', async () => {
+  it('a row sent again with the same values is not rewritten once the lake reads changes (a new warehouse\'s first backfill prunes nothing); a touch column is set in place', async () => {
     const wh = await openWarehouse(join(dir, 'unchanged.duckdb'));
     // DuckDB gives an inserted row a new rowid: a row deleted and inserted again shows it.
     const rowids = async () => Object.fromEntries((await wh.query('SELECT tx_hash, rowid AS r FROM evm_transactions')).map((r) => [r.tx_hash, String(r.r)]));
     try {
       await commit(wh, txs, [tx('0xa', 1n), tx('0xb', 2n, 'pending')]);
+      const fresh = await rowids();
+      await commit(wh, txs, [tx('0xa', 1n), tx('0xb', 2n, 'pending')]);
+      expect((await rowids())['0xa']).not.toBe(fresh['0xa']);
+      await wh.startChangeMarks();
       const before = await rowids();
       await commit(wh, txs, [tx('0xa', 1n), tx('0xb', 2n, 'success'), tx('0xc', 3n)]);
       const after = await rowids();

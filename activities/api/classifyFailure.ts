@@ -1,5 +1,6 @@
 import { ErrorBody } from './schemas/common.ts';
 import { InvalidPageTokenError, NonRetryableApiError, RetryableApiError, type DataApiError, type RequestLabel } from './errors.ts';
+import type { HeaderReader } from './quotaHeaders.ts';
 import { parseRetryAfterMs } from './retry.ts';
 
 /**
@@ -36,7 +37,7 @@ export function classifyHttpFailure(
   request: RequestLabel,
   status: number,
   bodyText: string,
-  headers: Headers,
+  headers: HeaderReader,
   context: { sentPageToken: boolean; scrub: (text: string) => string },
 ): DataApiError {
   const message = context.scrub(serverMessage(bodyText, `HTTP ${status}`));
@@ -53,7 +54,8 @@ export function classifyHttpFailure(
 /** Transport failures (resets, refused connections, aborts) are retryable; the message keeps only the cause's code. */
 export function classifyTransportFailure(request: RequestLabel, error: unknown, timedOut: boolean): RetryableApiError {
   if (timedOut) return new RetryableApiError(request, 'timeout', 'request timed out');
-  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  // undici's request names the failure in its own code (ECONNREFUSED, UND_ERR_SOCKET); fetch in its cause's.
+  const { code, cause } = (error ?? {}) as { code?: string; cause?: { code?: string; message?: string } };
+  const detail = code ?? cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   return new RetryableApiError(request, 'network', detail);
 }

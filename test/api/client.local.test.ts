@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDataApiClient, endpoints, InvalidPageTokenError, NonRetryableApiError, ResponseValidationError } from '../../activities/api/index.ts';
 import { capturedLogger } from '../helpers/silentLogger.ts';
@@ -154,5 +155,24 @@ describe('Data API client over HTTP (scripted server)', () => {
     const client = createDataApiClient({ baseUrl: server.url, apiKeys: [KEY_A, KEY_B], ...fast });
     await expect(client.api.evm.listBlocks({ chainId: '1' })).rejects.toMatchObject({ kind: 'non-retryable', status: 403, serverMessage: 'API key revoked' });
     expect(server.received).toHaveLength(2);
+  });
+
+  it('asks for compressed bodies and reads gzip and brotli, follows a redirect, and retries a body that does not decode', async () => {
+    const page = JSON.stringify(blocksPage(2));
+    const server = await serve((req, res, i): void => {
+      if (i === 0) return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(page));
+      if (i === 1) return void res.writeHead(302, { location: `${req.url}&moved=1` }).end();
+      if (i === 2) return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(page));
+      if (i === 3) return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip');
+      json(res, 200, blocksPage(1));
+    });
+    const client = createDataApiClient({ baseUrl: server.url, ...fast });
+    expect((await client.api.evm.listBlocks({ chainId: '1' })).blocks).toHaveLength(2);
+    expect((await client.api.evm.listBlocks({ chainId: '1' })).blocks).toHaveLength(2);
+    expect((await client.api.evm.listBlocks({ chainId: '1' })).blocks).toHaveLength(1);
+    expect(server.received[0].headers['accept-encoding']).toMatch(/gzip/);
+    expect(server.received[2].url).toMatch(/moved=1/);
+    expect(server.received).toHaveLength(5);
+    expect(client.stats()).toMatchObject({ requests: 4, retries: 1 });
   });
 });

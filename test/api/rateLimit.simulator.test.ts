@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import diagnostics from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createDataApiClient, endpoints } from '../../activities/api/index.ts';
 import { startSimulator, type Simulator } from '../../tools/simulator/index.ts';
 
@@ -17,14 +18,20 @@ interface Exchange {
 /** Runs 8 partitions walking transactions for `runMs`, recording every HTTP exchange on the wire. */
 async function load(sim: Simulator, apiKeys: string[], runMs: number) {
   const exchanges: Exchange[] = [];
-  const realFetch = globalThis.fetch;
-  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const sentAt = Date.now();
-    const key = String((init?.headers as Record<string, string>)['x-service-api-key']);
-    const response = await realFetch(input, init);
-    exchanges.push({ sentAt, receivedAt: Date.now(), status: response.status, key });
-    return response;
-  });
+  // Every exchange on the wire, as undici reports it (diagnostics channels, published by fetch as by request).
+  const sent = new WeakMap<object, { sentAt: number; key: string }>();
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: { headers: string | string[] } };
+    const headers = Array.isArray(request.headers) ? request.headers.join('\n') : request.headers;
+    sent.set(request, { sentAt: Date.now(), key: /x-service-api-key[:\n]\s*([^\r\n]+)/i.exec(headers)?.[1] ?? '' });
+  };
+  const onHeaders = (message: unknown) => {
+    const { request, response } = message as { request: object; response: { statusCode: number } };
+    const s = sent.get(request);
+    if (s) exchanges.push({ ...s, receivedAt: Date.now(), status: response.statusCode });
+  };
+  diagnostics.subscribe('undici:request:create', onCreate);
+  diagnostics.subscribe('undici:request:headers', onHeaders);
   // The client starts from the free tier's published budget (8,000 CU/min), far above the
   // simulator's; it has to learn the real one from headers and 429s.
   const client = createDataApiClient({ baseUrl: sim.baseUrl, apiKeys, tier: 'free', concurrency: 8, shareRateLimiter: false });
@@ -41,7 +48,8 @@ async function load(sim: Simulator, apiKeys: string[], runMs: number) {
       }),
     );
   } finally {
-    spy.mockRestore();
+    diagnostics.unsubscribe('undici:request:create', onCreate);
+    diagnostics.unsubscribe('undici:request:headers', onHeaders);
   }
   return { exchanges, started, deadline };
 }

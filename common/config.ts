@@ -199,10 +199,9 @@ export const pipelineConfigSchema = z.strictObject({
         .regex(DUCKDB_SIZE, "a size such as '64MB' or '1GB'")
         .default('128MB'),
       /**
-       * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: half of
-       * memoryLimit from 128MB up, a quarter below, at least DuckDB's own 16 MiB. A checkpoint costs
-       * mostly per table and column it writes; rows not yet checkpointed hold about 1.6x their WAL
-       * size of the buffer.
+       * WAL size past which DuckDB checkpoints (its checkpoint_threshold); absent: a quarter of
+       * memoryLimit, at least DuckDB's own 16 MiB. Each checkpoint rewrites the tables' open row
+       * groups; rows not yet checkpointed hold about 1.6x their WAL size of the buffer.
        */
       checkpointThreshold: z.string().regex(DUCKDB_SIZE, "a size such as '16MB' or '1GB'").optional(),
       /**

@@ -107,23 +107,18 @@ export const DEFAULT_MEMORY_LIMIT = '128MB';
 
 /**
  * The WAL size past which DuckDB checkpoints, unless config `warehouse.checkpointThreshold` names
- * one: half the buffer limit from CHECKPOINT_MEMORY_FLOOR (128MB, the default) up, a quarter below
- * it, and never less than DuckDB's own 16 MiB (a 64MB limit gets). Fewer checkpoints cost less CPU:
- * a checkpoint's cost is mostly per table and column it writes, not per row (*scratch*, one column of
- * `pn_transaction_utxos`: 2,000 rows a checkpoint 2.2 ms, 28,000 rows 6.3 ms), and the backfill of
- * the 4x peer world checkpointed nine times at a quarter (`npm run bench:peer -- --scale 4`: 0.085-0.090
- * CPU s per 1k items at a half against 0.092-0.097 at a quarter, one sitting). But rows committed
- * since the last checkpoint stay in DuckDB's buffer uncompressed, about 1.6x their WAL size (51 MB at
- * 25 MB of WAL, 87 MB at 56 MB): at a 64MB limit a 64MB threshold made commits run out of buffer
- * memory 8 times in part of one long-history bench:quota run (3 in a whole run at 16MB). So the
- * threshold follows the limit: at 128MB the warehouse checkpoints itself at 48 MB of WAL
- * (OWN_CHECKPOINT_SHARE), about 77 MB of tail, and `npm run bench:scale` at 1x and 100x ran no commit
- * out of memory (bench/README.md, "Checkpoints at half the limit").
+ * one: a quarter of the buffer limit, and never less than DuckDB's own 16 MiB (a 64MB limit
+ * gets). A checkpoint rewrites each table's open row group, so fewer checkpoints cost less CPU
+ * (bench:write-path's P-chain list, 105 pages and 33 MB of WAL: 16MB checkpointed once mid-walk and
+ * spent 1.3-1.6 s in COMMIT, 64MB none and 0.5-0.6 s, the final checkpoint at close costing about
+ * the same), but rows committed since the last checkpoint stay in DuckDB's buffer uncompressed,
+ * about 1.6x their WAL size (51 MB at 25 MB of WAL, 87 MB at 56 MB): at a 64MB limit a 64MB
+ * threshold made commits run out of buffer memory 8 times in part of one long-history bench:quota
+ * run (3 in a whole run at 16MB). So the threshold follows the limit, and a worker given more memory
+ * checkpoints less often.
  */
 export function defaultCheckpointThreshold(memoryLimit: string): string {
-  const limit = duckdbSizeBytes(memoryLimit);
-  const share = limit >= duckdbSizeBytes(CHECKPOINT_MEMORY_FLOOR) ? 2 : 4;
-  return `${Math.max(DUCKDB_CHECKPOINT_KIB, Math.floor(limit / share / 1024))}KiB`;
+  return `${Math.max(DUCKDB_CHECKPOINT_KIB, Math.floor(duckdbSizeBytes(memoryLimit) / 4 / 1024))}KiB`;
 }
 
 /**

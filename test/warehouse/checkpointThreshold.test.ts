@@ -5,8 +5,8 @@ import { duckdbSizeBytes } from '../../common/duckdbSize.ts';
 import { validateConfig } from '../../worker/config.ts';
 
 /**
- * DuckDB's checkpoint threshold follows the buffer limit (half of it from the default 128MB up, a
- * quarter below) unless the config names one: rows not yet checkpointed hold about 1.6x their WAL size of the buffer, and fewer checkpoints
+ * DuckDB's checkpoint threshold follows the buffer limit (a quarter of it) unless the config names
+ * one: rows not yet checkpointed hold about 1.6x their WAL size of the buffer, and fewer checkpoints
  * cost less CPU (see defaultCheckpointThreshold).
  */
 async function settings(options: Parameters<typeof openWarehouse>[1]): Promise<{ threshold: number; limit: number }> {
@@ -21,15 +21,13 @@ async function settings(options: Parameters<typeof openWarehouse>[1]): Promise<{
 }
 
 describe('checkpoint threshold', () => {
-  it('is half the memory limit from the default up, a quarter below it, never below DuckDB’s own 16 MiB (a 64MB limit gets that)', async () => {
+  it('is a quarter of the memory limit by default, never below DuckDB’s own 16 MiB (a 64MB limit gets that)', async () => {
     const atDefault = await settings({});
-    expect(atDefault.threshold / atDefault.limit).toBeCloseTo(0.5, 2);
+    expect(atDefault.threshold / atDefault.limit).toBeCloseTo(0.25, 2);
     const atLess = await settings({ memoryLimit: '32MB' });
     expect(atLess.threshold).toBe(16 * 2 ** 20);
-    const below = await settings({ memoryLimit: '96MB' });
-    expect(below.threshold / below.limit).toBeCloseTo(0.25, 2);
     const atMore = await settings({ memoryLimit: '256MB' });
-    expect(atMore.threshold / atMore.limit).toBeCloseTo(0.5, 2);
+    expect(atMore.threshold / atMore.limit).toBeCloseTo(0.25, 2);
   });
 
   it('takes the configured size as it is', async () => {
@@ -40,7 +38,7 @@ describe('checkpoint threshold', () => {
   it('a malformed size is a one-line error from the warehouse and from the config', async () => {
     await expect(openWarehouse(':memory:', { checkpointThreshold: 'lots' })).rejects.toThrow(/^warehouse checkpoint threshold "lots": expected a size/);
     expect(() => validateConfig({ warehouse: { checkpointThreshold: '16 bananas' } })).toThrow(/checkpointThreshold/);
-    expect(defaultCheckpointThreshold('1GiB')).toBe('524288KiB');
+    expect(defaultCheckpointThreshold('1GiB')).toBe('262144KiB');
     expect(defaultCheckpointThreshold('32MB')).toBe('16384KiB');
   });
 });

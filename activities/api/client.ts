@@ -114,7 +114,7 @@ async function decodeBody(encoding: string | string[] | undefined, body: ArrayBu
 export type DataApiClient = ReturnType<typeof createDataApiClient>;
 
 /**
- * The one place that talks HTTP to the Data API: keep-alive connections (Node's fetch pools them),
+ * The one place that talks HTTP to the Data API: keep-alive connections (undici's agent pools them),
  * a concurrency cap, the CU rate limiter, retries with backoff, classified errors, validated
  * responses and pagination. The API key travels only in its header; it is never logged and never
  * stored on an error.

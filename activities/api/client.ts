@@ -97,16 +97,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
 const ACCEPT_ENCODING = 'gzip, deflate, br';
-const DECODERS: Record<string, (body: ArrayBuffer) => Promise<Buffer>> = { gzip: promisify(gunzip), 'x-gzip': promisify(gunzip), deflate: promisify(inflate), br: promisify(brotliDecompress) };
+const DECODERS: Record<string, (body: Uint8Array) => Promise<Uint8Array>> = { gzip: promisify(gunzip), 'x-gzip': promisify(gunzip), deflate: promisify(inflate), br: promisify(brotliDecompress) };
 
 /** A body as sent with no content coding (a coding the client did not ask for is an error). */
-async function decodeBody(encoding: string | string[] | undefined, body: ArrayBuffer): Promise<ArrayBuffer> {
+async function decodeBody(encoding: string | string[] | undefined, body: Uint8Array): Promise<Uint8Array> {
   const codings = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
   for (const coding of codings.reverse()) {
     const decode = DECODERS[coding];
     if (!decode) throw new Error(`unsupported content-encoding ${coding}`);
-    const out = await decode(body);
-    body = out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer;
+    body = await decode(body);
   }
   return body;
 }
@@ -174,10 +173,10 @@ export function createDataApiClient(options: DataApiClientOptions) {
     counters.requests++;
     if (callOptions.meter) callOptions.meter.requests++;
     let response: { status: number; ok: boolean; headers: HeaderReader };
-    let raw: ArrayBuffer;
+    let raw: Uint8Array;
     try {
       const reply = await request(url, { method: endpoint.method, headers, body, signal, dispatcher });
-      raw = await decodeBody(reply.headers['content-encoding'], await reply.body.arrayBuffer());
+      raw = await decodeBody(reply.headers['content-encoding'], new Uint8Array(await reply.body.arrayBuffer()));
       response = { status: reply.statusCode, ok: reply.statusCode >= 200 && reply.statusCode < 300, headers: headersOf(reply.headers) };
     } catch (error) {
       limiter.abandon(grant);

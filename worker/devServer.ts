@@ -53,8 +53,30 @@ export function startDevArgs(options: { dbFile: string; port: number; namespace?
 /** Launches of one start when a picked port turns out taken (ready()). */
 const START_ATTEMPTS = 3;
 
-/** The server exited at start-up because a port it was given is bound by another process. */
-class PortTakenError extends Error {}
+/** Characters kept of the start and of the end of the server's stderr. */
+const STDERR_KEPT = 4000;
+
+/**
+ * The reason a server that exited at start-up gave, from its stderr: its first error line, and its
+ * last line when that differs. An internal service of 1.5.1 that cannot bind its port logs the reason
+ * at ERROR and goes on to panic, whose trace (deep in fx) would otherwise push the reason out of sight.
+ */
+export function startupFailure(head: string, tail: string): string {
+  const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const first = lines(head).find((line) => /level=ERROR|^panic:|^Error:|^fatal error:/.test(line)) ?? lines(head)[0] ?? '(no output)';
+  const last = lines(tail).at(-1);
+  return (last && last !== first ? `${first} ... ${last}` : first).slice(0, 600);
+}
+
+/**
+ * The server exited at start-up because a port was bound by another process: one it was given, or
+ * one it picked for an internal service (1.5.1 picks those itself, the way freePort does).
+ */
+class PortTakenError extends Error {
+  constructor(message: string, readonly port: number | undefined) {
+    super(message);
+  }
+}
 
 /**
  * Manages one `temporal server start-dev` process from the pinned binary. Its state lives in a
@@ -62,6 +84,8 @@ class PortTakenError extends Error {}
  */
 export class DevServer {
   private child?: ChildProcess;
+  /** The start of the server's stderr (where its reason is) and its end (where a panic's trace ends). */
+  private stderrHead = '';
   private stderrTail = '';
   port = 0;
   uiPort = 0;
@@ -103,7 +127,9 @@ export class DevServer {
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+      const text = chunk.toString();
+      if (this.stderrHead.length < STDERR_KEPT) this.stderrHead = (this.stderrHead + text).slice(0, STDERR_KEPT);
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEPT);
     });
     // 'close', not 'exit': it comes after the stderr pipe is drained, so a start-up failure reports
     // the server's own last line instead of an empty tail.
@@ -117,8 +143,9 @@ export class DevServer {
    * Waits until the launched server answers; stops it if it does not within startTimeoutMs (default
    * 60 s). A port picked here can be taken by another process between the pick and the server's bind
    * (tests start servers side by side, and a restarting one takes its old port back): the server then
-   * exits at once saying so, and it is launched again on fresh ports, up to START_ATTEMPTS times. Ports
-   * the caller fixed are never changed.
+   * exits at once saying so, and it is launched again on fresh ports, up to START_ATTEMPTS times. So
+   * it is when a port the server picked for an internal service was taken (it logs that and panics).
+   * Ports the caller fixed are never changed, and one of them taken is an error at once.
    */
   async ready(): Promise<this> {
     for (let attempt = 1; ; attempt++) {
@@ -126,11 +153,13 @@ export class DevServer {
         await this.waitUntilServing(this.options.startTimeoutMs ?? 60_000);
         return this;
       } catch (error) {
-        const portsPicked = this.options.port === undefined && this.options.uiPort === undefined;
-        if (!(error instanceof PortTakenError) || !portsPicked || attempt >= START_ATTEMPTS) throw error;
-        this.port = 0;
-        this.uiPort = 0;
-        this.stderrTail = '';
+        if (!(error instanceof PortTakenError) || attempt >= START_ATTEMPTS) throw error;
+        const fixed = [this.options.port, this.options.uiPort].filter((port) => port !== undefined);
+        // A port the caller fixed stays, and its being taken is the caller's to solve.
+        if (error.port !== undefined ? fixed.includes(error.port) : fixed.length > 0) throw error;
+        if (this.options.port === undefined) this.port = 0;
+        if (this.options.uiPort === undefined) this.uiPort = 0;
+        this.stderrHead = this.stderrTail = '';
         await this.launch();
       }
     }
@@ -143,8 +172,11 @@ export class DevServer {
     let lastError: unknown;
     while (Date.now() < deadline) {
       if (!this.child) {
-        const message = `temporal dev server exited during start-up: ${this.stderrTail.trim().slice(-500)}`;
-        throw /address already in use/.test(this.stderrTail) ? new PortTakenError(message) : new Error(message);
+        const message = `temporal dev server exited during start-up: ${startupFailure(this.stderrHead, this.stderrTail)}`;
+        const stderr = `${this.stderrHead}\n${this.stderrTail}`;
+        if (!/address already in use/.test(stderr)) throw new Error(message);
+        const port = /:(\d+): bind: address already in use/.exec(stderr)?.[1];
+        throw new PortTakenError(message, port === undefined ? undefined : Number(port));
       }
       // The port first: a gRPC connect that is refused waits out its whole timeout (the channel's
       // reconnect backoff), which held every start to about 1.2 s while the server served at 0.5.

@@ -18,7 +18,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { extensionDirectory } from '../../activities/warehouse/extensions.ts';
 import type { IcebergSettings } from '../../activities/lake/settings.ts';
-import { freePort, type S3Server } from './s3Server.ts';
+import { freePort } from '../../worker/freePort.ts';
+import type { S3Server } from './s3Server.ts';
 
 const VERSION = '1.10.0';
 const PYICEBERG = '0.12.0';

@@ -5,9 +5,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { extensionDirectory } from '../../activities/warehouse/extensions.ts';
+import { freePort } from '../../worker/freePort.ts';
 
 const MOTO = '5.2.5';
 const venv = () => join(extensionDirectory(), '..', `moto-${MOTO}`);
@@ -26,16 +26,6 @@ export function ensureMoto(): string | undefined {
 }
 
 /** A free TCP port of 127.0.0.1 (the Iceberg catalog server takes one too). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-
 export interface S3Server {
   endpoint: string;
   bucket: string;

@@ -7,6 +7,8 @@ import type { Logger } from '../worker/logger.ts';
  * terminal quirks are handled by a maintained library), plain structured log lines otherwise.
  */
 export interface ProgressView {
+  /** How often the view shows anything new: the pipeline's status is not asked for more often. */
+  readonly intervalMs: number;
   update(status: PipelineStatus): void;
   stop(): void;
 }
@@ -31,12 +33,20 @@ function totalsByStream(status: PipelineStatus): Map<string, StreamTotals> {
   return totals;
 }
 
+/**
+ * A plain log's progress line comes every 5 s. The status behind it costs queries: the pipeline's
+ * and each running partition's, each a round trip through the dev server and the worker's workflow
+ * thread, so they are asked for as often as a line is written, not every second.
+ */
+const PLAIN_INTERVAL_MS = 5000;
+
 export function createProgressView(logger: Logger, interactive = Boolean(process.stderr.isTTY)): ProgressView {
   if (!interactive) {
     let last = 0;
     return {
+      intervalMs: PLAIN_INTERVAL_MS,
       update(status) {
-        if (Date.now() - last < 5000 && status.phase !== 'done') return;
+        if (Date.now() - last < PLAIN_INTERVAL_MS - 100 && status.phase !== 'done') return;
         last = Date.now();
         const done = status.partitions.filter((p) => p.state === 'done').length;
         const rows = status.partitions.reduce((n, p) => n + p.rows, 0);
@@ -51,6 +61,7 @@ export function createProgressView(logger: Logger, interactive = Boolean(process
   );
   const bars = new Map<string, cliProgress.SingleBar>();
   return {
+    intervalMs: 1000,
     update(status) {
       for (const [stream, t] of totalsByStream(status)) {
         const payload = { stream: stream.padEnd(26), rows: t.rows, failed: t.failed ? `| ${t.failed} failed` : '' };

@@ -43,7 +43,7 @@ export async function followPipeline(session: Session, handle: WorkflowHandle<ty
       } catch {
         // The workflow may not have processed its first task yet.
       }
-      await sleep(1000, undefined, { signal: stop.signal }).catch(() => undefined);
+      await sleep(view.intervalMs, undefined, { signal: stop.signal }).catch(() => undefined);
     }
   })();
   try {
